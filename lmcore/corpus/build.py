@@ -1,0 +1,156 @@
+"""From raw bytes to a :class:`Corpus`: decode, clean, split into sentences, tokenise, split, vocabulary."""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from lmcore.corpus.decoding import clean_text, decode_bytes
+from lmcore.corpus.errors import CorpusError
+from lmcore.corpus.segmentation import SENTENCE_MODES, TOKENIZERS, split_sentences, tokenize
+from lmcore.corpus.vocabulary import Vocabulary
+
+Progress = Callable[[float, str], None]
+SPLIT_SEED = 1234
+SPLIT_FRACTIONS = (0.8, 0.1, 0.1)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@dataclass(frozen=True)
+class CorpusSettings:
+    """How text becomes tokens; part of a corpus's cache key."""
+
+    tokenizer: str = "words"
+    lowercase: bool = True
+    min_count: int = 1
+    max_vocab: int | None = None
+    sentence_mode: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.tokenizer not in TOKENIZERS:
+            raise ValueError(f"tokenizer must be one of {TOKENIZERS}")
+        if self.sentence_mode not in SENTENCE_MODES:
+            raise ValueError(f"sentence_mode must be one of {SENTENCE_MODES}")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A tokenised corpus with its fixed train/valid/test split and training vocabulary.
+
+    ``train``/``valid``/``test`` hold raw tokens (no ``<s>``/``</s>``, no ``<unk>`` mapping);
+    :meth:`mapped` gives them with out-of-vocabulary tokens replaced by ``<unk>``.
+    ``true_entropy`` is the source's entropy rate in nats per token (``</s>`` counted) when the
+    corpus was sampled from a known source, so ``exp(true_entropy)`` is the perplexity floor.
+    """
+
+    name: str
+    key: str
+    language: str
+    text: str
+    encoding: str
+    settings: CorpusSettings
+    train: list[list[str]]
+    valid: list[list[str]]
+    test: list[list[str]]
+    vocab: Vocabulary
+    true_entropy: float | None = None
+    _mapped: dict[str, list[list[str]]] = field(default_factory=dict, repr=False, compare=False)
+
+    @cached_property
+    def sentences(self) -> list[list[str]]:
+        """All sentences: train, then valid, then test."""
+        return self.train + self.valid + self.test
+
+    @cached_property
+    def n_tokens(self) -> int:
+        return sum(map(len, self.sentences))
+
+    @cached_property
+    def n_types(self) -> int:
+        return len({tok for sentence in self.sentences for tok in sentence})
+
+    def split(self, name: str) -> list[list[str]]:
+        return {"train": self.train, "valid": self.valid, "test": self.test}[name]
+
+    def mapped(self, name: str) -> list[list[str]]:
+        """Sentences of split ``name`` with out-of-vocabulary tokens mapped to ``<unk>`` (memoised)."""
+        if name not in self._mapped:
+            self._mapped[name] = [self.vocab.map(s) for s in self.split(name)]
+        return self._mapped[name]
+
+
+def detect_language(text: str) -> str:
+    """'zh' when at least a fifth of the first 20,000 non-space characters are CJK, else 'en'."""
+    sample = "".join(text[:20_000].split())
+    return "zh" if sample and len(_CJK.findall(sample)) >= 0.2 * len(sample) else "en"
+
+
+def split_indices(n: int, seed: int = SPLIT_SEED) -> tuple[list[int], list[int], list[int]]:
+    """Deterministic sentence split 80/10/10 (order kept inside each part).
+
+    Every part gets at least one sentence when ``n >= 3``; with ``n == 2`` the second sentence
+    serves as both validation and test sentence.
+    """
+    if n < 2:
+        raise CorpusError("error.too_few_sentences", n=n)
+    if n == 2:
+        return [0], [1], [1]
+    n_valid = max(1, round(SPLIT_FRACTIONS[1] * n))
+    n_test = max(1, round(SPLIT_FRACTIONS[2] * n))
+    order = np.random.default_rng(seed).permutation(n)
+    valid, test = np.sort(order[:n_valid]), np.sort(order[n_valid : n_valid + n_test])
+    train = np.sort(order[n_valid + n_test :])
+    return train.tolist(), valid.tolist(), test.tolist()
+
+
+def build_corpus(
+    data: bytes | str,
+    name: str,
+    settings: CorpusSettings = CorpusSettings(),
+    true_entropy: float | None = None,
+    progress: Progress | None = None,
+) -> Corpus:
+    """Decode, clean, segment and tokenise ``data``; raise :class:`CorpusError` on bad input."""
+    report = progress or (lambda fraction, stage: None)
+    report(0.0, "decode")
+    if isinstance(data, bytes):
+        text, encoding = decode_bytes(data)
+    else:
+        text, encoding = data, "str"
+    text = clean_text(text)
+    if not text.strip():
+        raise CorpusError("error.empty")
+    report(0.05, "split")
+    raw_sentences = split_sentences(text, settings.sentence_mode)
+    tokenised: list[list[str]] = []
+    step = max(1, len(raw_sentences) // 20)
+    for i, sentence in enumerate(raw_sentences):
+        tokens = tokenize(sentence, settings.tokenizer, settings.lowercase)
+        if tokens:
+            tokenised.append(tokens)
+        if i % step == 0:
+            report(0.05 + 0.9 * i / len(raw_sentences), "tokenize")
+    train_ix, valid_ix, test_ix = split_indices(len(tokenised))
+    train = [tokenised[i] for i in train_ix]
+    vocab = Vocabulary.build(train, settings.min_count, settings.max_vocab)
+    if true_entropy is not None and (settings.tokenizer != "words" or len(vocab) - 1 < len(vocab.counts)):
+        true_entropy = None  # the source's entropy no longer describes re-tokenised or unk-mapped text
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    report(1.0, "done")
+    return Corpus(
+        name=name,
+        key=f"{digest}-{hashlib.sha256(repr(settings).encode()).hexdigest()[:8]}",
+        language=detect_language(text),
+        text=text,
+        encoding=encoding,
+        settings=settings,
+        train=train,
+        valid=[tokenised[i] for i in valid_ix],
+        test=[tokenised[i] for i in test_ix],
+        vocab=vocab,
+        true_entropy=true_entropy,
+    )

@@ -1,0 +1,66 @@
+"""Sentence splitting (English and Chinese punctuation, or one sentence per line) and tokenisers."""
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+
+SENTENCE_MODES = ("auto", "lines")
+TOKENIZERS = ("words", "chars", "jieba")
+SPACE = "␣"
+"""Stands for a space in character tokenisation, so a character model sees word boundaries."""
+
+# A sentence runs to . ! ? … followed by whitespace or the line's end, or to 。！？, taking closing
+# quotes and brackets with it. Abbreviations such as "Mr." are accepted as a known limit.
+_SENTENCE = re.compile(r"""\S.*?(?:[.!?…]+["'”’」』）)\]]*(?=\s|$)|[。！？]+["'”’」』）)\]]*|$)""")
+_WORD = re.compile(
+    r"[\u3400-\u9fff\uf900-\ufaff]"          # one CJK character per token
+    r"|[^\W\d_]+(?:['’\-][^\W\d_]+)*"       # words, with inner apostrophes or hyphens
+    r"|\d+(?:[.,:]\d+)*"                     # numbers: 3, 3.14, 1,000, 10:30
+    r"|[^\w\s]"                              # any other symbol is its own token
+)
+_SPACES = re.compile(r"\s+")
+
+
+def split_sentences(text: str, mode: str = "auto") -> list[str]:
+    """Split text into sentences.
+
+    ``mode="lines"``: every non-empty line is a sentence (as KenLM reads its input).
+    ``mode="auto"``: paragraphs (lines) are split after sentence-final punctuation of English
+    (. ! ?) and Chinese (。！？), keeping closing quotes with their sentence.
+    """
+    lines = [line.strip() for line in text.split("\n")]
+    if mode == "lines":
+        return [line for line in lines if line]
+    sentences: list[str] = []
+    for line in lines:
+        sentences.extend(part.strip() for part in _SENTENCE.findall(line) if part.strip())
+    return sentences
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+def tokenize(sentence: str, tokenizer: str = "words", lowercase: bool = False) -> list[str]:
+    """Tokens of one sentence.
+
+    - ``words``: an English-aware regular expression (words with inner apostrophes or hyphens,
+      numbers, punctuation marks; each CJK character alone);
+    - ``chars``: every character, runs of whitespace as one ``␣``;
+    - ``jieba``: Chinese word segmentation (jieba), whitespace dropped.
+    """
+    if lowercase:
+        sentence = sentence.lower()
+    if tokenizer == "words":
+        return _WORD.findall(sentence)
+    if tokenizer == "chars":
+        return [SPACE if c == " " else c for c in _SPACES.sub(" ", sentence.strip())]
+    if tokenizer == "jieba":
+        return [w for w in _jieba().lcut(sentence) if w.strip()]
+    raise ValueError(f"unknown tokenizer {tokenizer!r}; choose one of {TOKENIZERS}")

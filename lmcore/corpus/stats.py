@@ -1,0 +1,85 @@
+r"""Corpus statistics for the Corpus page: sizes, OOV rates, Zipf's and Heaps' laws."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from lmcore.corpus.build import Corpus
+
+
+@dataclass(frozen=True)
+class PowerLaw:
+    """A least-squares line in log-log space: log y = intercept + slope · log x."""
+
+    slope: float
+    intercept: float
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return np.exp(self.intercept) * np.asarray(x, dtype=float) ** self.slope
+
+
+def fit_power_law(x: np.ndarray, y: np.ndarray) -> PowerLaw:
+    """Fit y ≈ e^intercept · x^slope by least squares on (log x, log y)."""
+    slope, intercept = np.polyfit(np.log(x), np.log(y), 1)
+    return PowerLaw(float(slope), float(intercept))
+
+
+def token_counts(corpus: Corpus) -> Counter:
+    """Counts of every token in all three splits (raw tokens, no ``<unk>`` mapping)."""
+    return Counter(tok for sentence in corpus.sentences for tok in sentence)
+
+
+def oov_rate(corpus: Corpus, split: str) -> float:
+    """Share of the tokens of ``split`` that the training vocabulary does not hold."""
+    tokens = [tok for sentence in corpus.split(split) for tok in sentence]
+    if not tokens:
+        return 0.0
+    return sum(tok not in corpus.vocab for tok in tokens) / len(tokens)
+
+
+def summary(corpus: Corpus) -> dict[str, float | int | str]:
+    """Characters, sentences, tokens, types, vocabulary size and OOV rates of valid and test."""
+    counts = token_counts(corpus)
+    return {
+        "characters": len(corpus.text),
+        "sentences": len(corpus.sentences),
+        "tokens": sum(counts.values()),
+        "types": len(counts),
+        "vocab": len(corpus.vocab),
+        "train_sentences": len(corpus.train),
+        "oov_valid": oov_rate(corpus, "valid"),
+        "oov_test": oov_rate(corpus, "test"),
+        "encoding": corpus.encoding,
+    }
+
+
+def zipf(counts: Counter) -> tuple[np.ndarray, np.ndarray, PowerLaw]:
+    r"""Ranks, frequencies (descending) and the fitted Zipf law :math:`f(r) \propto r^{s}` (s ≈ −1)."""
+    freqs = np.array(sorted(counts.values(), reverse=True), dtype=float)
+    ranks = np.arange(1, len(freqs) + 1, dtype=float)
+    return ranks, freqs, fit_power_law(ranks, freqs) if len(freqs) > 1 else PowerLaw(0.0, 0.0)
+
+
+def heaps(corpus: Corpus, points: int = 60) -> tuple[np.ndarray, np.ndarray, PowerLaw]:
+    r"""Types seen after the first N tokens, at ``points`` values of N, and the fitted Heaps law
+    :math:`V(N) = K N^{\beta}`. Vectorised: a type is counted from its first position on."""
+    stream = [tok for sentence in corpus.sentences for tok in sentence]
+    ids = np.unique(np.array(stream, dtype=object).astype(str), return_inverse=True)[1]
+    first = np.sort(np.unique(ids, return_index=True)[1])
+    n_tokens = np.unique(np.linspace(1, len(ids), points).astype(int))
+    n_types = np.searchsorted(first, n_tokens, side="left")
+    law = fit_power_law(n_tokens, n_types) if len(n_tokens) > 1 else PowerLaw(0.0, 0.0)
+    return n_tokens, n_types, law
+
+
+def sentence_lengths(corpus: Corpus) -> np.ndarray:
+    """Tokens per sentence, all splits."""
+    return np.array([len(s) for s in corpus.sentences])
+
+
+def top_tokens(counts: Counter, n: int = 50) -> list[tuple[str, int, float]]:
+    """The ``n`` most frequent tokens as (token, count, share of all tokens)."""
+    total = sum(counts.values()) or 1
+    return [(tok, c, c / total) for tok, c in counts.most_common(n)]

@@ -1,0 +1,1 @@
+"""Pure Plotly figure builders: data in, plotly.graph_objects.Figure out (one module per topic)."""

@@ -1,0 +1,66 @@
+"""Corpus: sizes, OOV rates, Zipf's and Heaps' laws, sentence lengths, top tokens, a preview."""
+import pandas as pd
+import streamlit as st
+
+from lmcore.corpus import stats
+from lmcore.figures.corpus import heaps_figure, length_histogram, zipf_figure
+from ui.state import current_corpus, lang, query_param, set_query_params, tr
+
+PREVIEW_CHARS = 3000
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def corpus_statistics(key: str, _corpus) -> dict:
+    """Everything the page shows, computed once per corpus (``key`` is the corpus's content hash)."""
+    counts = stats.token_counts(_corpus)
+    return {
+        "summary": stats.summary(_corpus),
+        "zipf": stats.zipf(counts),
+        "heaps": stats.heaps(_corpus),
+        "lengths": stats.sentence_lengths(_corpus),
+        "top": stats.top_tokens(counts, 500),
+    }
+
+
+corpus = current_corpus()
+figures = corpus_statistics(corpus.key, corpus)
+summary = figures["summary"]
+
+st.title(tr("nav.corpus"))
+st.caption(tr("corpus.caption"))
+cells = st.columns(7)
+for cell, name in zip(cells, ["characters", "sentences", "tokens", "types", "vocab"]):
+    cell.metric(tr(f"corpus.metric.{name}"), f"{summary[name]:,}")
+cells[5].metric(tr("corpus.metric.oov_valid"), f"{summary['oov_valid']:.2%}")
+cells[6].metric(tr("corpus.metric.oov_test"), f"{summary['oov_test']:.2%}")
+st.caption(tr("corpus.split_note", train=summary["train_sentences"], encoding=summary["encoding"]))
+if corpus.true_entropy is not None:
+    import math
+
+    st.info(tr("corpus.floor", h=corpus.true_entropy, ppl=math.exp(corpus.true_entropy)))
+
+left, right = st.columns(2)
+left.plotly_chart(zipf_figure(*figures["zipf"], lang=lang()), width="stretch")
+right.plotly_chart(heaps_figure(*figures["heaps"], lang=lang()), width="stretch")
+
+left, right = st.columns(2)
+with left:
+    st.plotly_chart(length_histogram(figures["lengths"], lang=lang()), width="stretch")
+with right:
+    st.subheader(tr("corpus.top.header"))
+    n_top = st.select_slider(tr("corpus.top.n"), [10, 20, 50, 100, 200, 500], value=query_param("top", 20), key="corpus_top")
+    set_query_params(top=n_top)
+    table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"), tr("corpus.top.share")])
+    table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]
+    st.dataframe(table, height=300, hide_index=True, column_config={tr("corpus.top.share"): st.column_config.NumberColumn(format="percent")})
+    st.download_button(tr("corpus.download"), table.to_csv(index=False).encode("utf-8"), file_name="top_tokens.csv", mime="text/csv")
+
+st.subheader(tr("corpus.preview.header"))
+st.caption(tr("corpus.preview.text", n=PREVIEW_CHARS))
+st.text(corpus.text[:PREVIEW_CHARS])
+st.caption(tr("corpus.preview.tokens"))
+sample = corpus.mapped("train")[:30]
+st.dataframe(
+    pd.DataFrame({tr("corpus.preview.sentence"): [" · ".join(s) for s in sample], tr("corpus.preview.length"): [len(s) for s in sample]}),
+    hide_index=True,
+)

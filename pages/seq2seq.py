@@ -1,0 +1,7 @@
+"""Placeholder until this page is built."""
+import streamlit as st
+
+from ui.state import tr
+
+st.title(tr("nav.seq2seq"))
+st.info(tr("page.placeholder"))

@@ -1,0 +1,27 @@
+"""Running the app in AppTest: the whole app (app.py + sidebar) on a chosen page and language."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | None = None) -> AppTest:
+    """Run app.py, switch to ``pages/<stem>.py`` in language ``lang`` and return the finished AppTest."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.session_state["lang"] = lang
+    for name, value in (query or {}).items():
+        at.query_params[name] = value
+    at.run()
+    if stem != "home":
+        at.switch_page(f"pages/{stem}.py")
+        at.run()
+    return at
+
+
+def errors(at: AppTest) -> list[str]:
+    """Messages of exceptions the script raised (empty when it ran cleanly)."""
+    return [e.value for e in at.exception]

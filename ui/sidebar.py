@@ -1,0 +1,157 @@
+"""The shared sidebar: language, corpus (samples or upload), tokenizer and vocabulary settings."""
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+
+import streamlit as st
+
+from lmcore.corpus import MAX_BYTES, SENTENCE_MODES, TOKENIZERS, Corpus, CorpusError, CorpusSettings, build_corpus
+from lmcore.corpus.build import detect_language
+from lmcore.corpus.decoding import decode_bytes
+from lmcore.i18n import LANGUAGES, language_from_locale
+from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
+from ui.state import labeller, query_param, set_query_params, tr
+
+LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
+_CACHED_CORPORA = 8
+
+
+@st.cache_resource(show_spinner=False)
+def _corpus_store() -> OrderedDict:
+    """Built corpora shared by all sessions, newest last (a small LRU by content and settings)."""
+    return OrderedDict()
+
+
+def _apply_defaults(settings: CorpusSettings) -> None:
+    st.session_state.update(
+        tokenizer=settings.tokenizer,
+        lowercase=settings.lowercase,
+        sentence_mode=settings.sentence_mode,
+    )
+
+
+def _on_source_change() -> None:
+    source = st.session_state["source"]
+    if source == "upload":
+        language = st.session_state["upload"]["language"]
+        _apply_defaults(CorpusSettings(tokenizer="jieba" if language == "zh" else "words", lowercase=language != "zh"))
+    else:
+        _apply_defaults(default_settings(source))
+
+
+def _on_upload() -> None:
+    """Keep the uploaded bytes in session state (they survive page changes) and switch to them."""
+    file = st.session_state.get("uploader")
+    if file is None:
+        st.session_state.pop("upload", None)
+        if st.session_state.get("source") == "upload":
+            st.session_state["source"] = "english"
+            _on_source_change()
+        return
+    data = file.getvalue()
+    try:
+        language = detect_language(decode_bytes(data)[0])
+    except CorpusError:
+        language = "en"  # the error itself is shown when the corpus is built
+    st.session_state["upload"] = {
+        "name": file.name,
+        "data": data,
+        "digest": hashlib.sha256(data).hexdigest(),
+        "language": language,
+    }
+    st.session_state["source"] = "upload"
+    _on_source_change()
+
+
+def _init_state() -> None:
+    if "lang" not in st.session_state:
+        requested = query_param("lang", "")
+        st.session_state["lang"] = requested if requested in LANGUAGES else language_from_locale(st.context.locale)
+    if "source" not in st.session_state:
+        requested = query_param("corpus", "english")
+        st.session_state["source"] = requested if requested in SAMPLES else "english"
+        st.session_state["synthetic_size"] = query_param("sents", DEFAULT_SYNTHETIC_SENTENCES)
+        _on_source_change()
+        st.session_state.setdefault("min_count", 1)
+        st.session_state.setdefault("max_vocab", 0)
+
+
+def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
+    """The corpus for these settings: from the shared store, or built now with a progress bar."""
+    upload = st.session_state.get("upload") if source == "upload" else None
+    key = (source, settings, n_synthetic if source == "synthetic" else 0, upload["digest"] if upload else "")
+    store = _corpus_store()
+    if key in store:
+        store.move_to_end(key)
+        return store[key]
+    with st.status(tr("sidebar.building"), expanded=False) as status:
+        bar = st.progress(0.0)
+        progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
+        if upload:
+            corpus = build_corpus(upload["data"], upload["name"], settings, progress=progress)
+        else:
+            corpus = load_sample(source, settings, n_synthetic)
+        status.update(label=tr("sidebar.stage.done"), state="complete")
+    store[key] = corpus
+    while len(store) > _CACHED_CORPORA:
+        store.popitem(last=False)
+    return corpus
+
+
+def render_sidebar() -> Corpus:
+    """Draw the shared sidebar, store language and corpus in session state, return the corpus."""
+    _init_state()
+    sidebar = st.sidebar
+    sidebar.selectbox(tr("sidebar.language"), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang")
+    sources = list(SAMPLES) + (["upload"] if "upload" in st.session_state else [])
+    if st.session_state["source"] not in sources:
+        st.session_state["source"] = "english"
+    upload_name = st.session_state.get("upload", {}).get("name", "")
+    sidebar.radio(
+        tr("sidebar.corpus"),
+        sources,
+        key="source",
+        on_change=_on_source_change,
+        format_func=labeller("sidebar.sample", name=upload_name),
+    )
+    sidebar.file_uploader(
+        tr("sidebar.upload"),
+        type=["txt", "md"],
+        key="uploader",
+        on_change=_on_upload,
+        help=tr("sidebar.upload_help", limit=MAX_BYTES // 2**20),
+    )
+    source = st.session_state["source"]
+    if source == "synthetic":
+        sidebar.slider(tr("sidebar.synthetic_size"), 200, 20000, step=200, key="synthetic_size")
+    with sidebar.expander(tr("sidebar.tokenizer"), expanded=False):
+        st.selectbox(tr("sidebar.tokenizer"), TOKENIZERS, key="tokenizer", format_func=labeller("sidebar.tokenizer"))
+        st.checkbox(tr("sidebar.lowercase"), key="lowercase")
+        st.radio(tr("sidebar.sentence_mode"), SENTENCE_MODES, key="sentence_mode", format_func=labeller("sidebar.sentence_mode"), horizontal=True)
+        st.number_input(tr("sidebar.min_count"), 1, 1000, key="min_count", help=tr("sidebar.vocab_help"))
+        st.number_input(tr("sidebar.max_vocab"), 0, 1_000_000, step=1000, key="max_vocab", help=tr("sidebar.vocab_help"))
+    settings = CorpusSettings(
+        tokenizer=st.session_state["tokenizer"],
+        lowercase=st.session_state["lowercase"],
+        min_count=int(st.session_state["min_count"]),
+        max_vocab=int(st.session_state["max_vocab"]) or None,
+        sentence_mode=st.session_state["sentence_mode"],
+    )
+    n_synthetic = int(st.session_state.get("synthetic_size", DEFAULT_SYNTHETIC_SENTENCES))
+    try:
+        corpus = _build(source, settings, n_synthetic)
+    except CorpusError as error:
+        st.error(tr("sidebar.upload_failed", reason=tr(error.key, **error.fields)), icon="⚠️")
+        corpus = _build("english", default_settings("english"), n_synthetic)
+    if source == "upload":
+        st.query_params.pop("corpus", None)
+    else:
+        set_query_params(corpus=source)
+    if source == "synthetic":
+        set_query_params(sents=n_synthetic)
+    else:
+        st.query_params.pop("sents", None)
+    st.session_state["corpus"] = corpus
+    sidebar.caption(tr("sidebar.summary", tokens=corpus.n_tokens, types=corpus.n_types, sentences=len(corpus.sentences)))
+    return corpus
