@@ -1,0 +1,12 @@
+"""Recurrent cells and their gradients, written out step by step in the course notes' notation.
+
+- :mod:`.cells` — vanilla RNN, LSTM and GRU cells returning full traces (z(t), h(t), gates, c(t)).
+- :mod:`.weights` — W_h with an exact largest singular value σ1 or a given spectral radius ρ.
+- :mod:`.gradient_flow` — ‖∂J(T)/∂h(k)‖ for every k from one backward pass.
+- :mod:`.jacobian` — the notes' product ∏ W_hᵀ diag(σ'(z(j))) and the bound (σ1·γ)^(t−k).
+- :mod:`.bptt` — contributions of each step k to ∂J(t)/∂W_h and truncated BPTT.
+- :mod:`.clipping` — gradient norm clipping; :mod:`.cliff` — Pascanu et al.'s one-unit RNN wall.
+- :mod:`.rnn_lm` / :mod:`.clip_run` — a tiny RNN language model and a clipping training run.
+
+Everything runs in float64: in float32 a vanishing gradient underflows to 0 within ~100 steps.
+"""

@@ -1,0 +1,46 @@
+"""Gradient norm clipping, exactly as the notes write it:
+
+    ĝ ← (threshold / ‖ĝ‖) · ĝ   if ‖ĝ‖ > threshold,   ĝ unchanged otherwise.
+
+It rescales (keeps the direction, caps the length): it cures explosion, but it can never enlarge a
+vanished gradient. ‖ĝ‖ is the global L2 norm over all parameters' gradients.
+"""
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+import torch
+from torch import Tensor
+
+
+def clip_vector(g: np.ndarray, threshold: float) -> np.ndarray:
+    """The notes' rule on one vector (numpy); a non-finite norm leaves g as it is."""
+    norm = float(np.linalg.norm(g))
+    if math.isfinite(norm) and norm > threshold:
+        return g * (threshold / norm)
+    return g
+
+
+def global_grad_norm(params: Iterable[Tensor]) -> float:
+    """‖ĝ‖ = sqrt(Σ over parameters of ‖grad‖²); inf/NaN propagate."""
+    grads = [p.grad for p in params if p.grad is not None]
+    if not grads:
+        return 0.0
+    return float(torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads])))
+
+
+def clip_gradients_(params: Iterable[Tensor], threshold: float) -> tuple[float, bool]:
+    """Clip in place the parameters' gradients to global norm ≤ threshold (the notes' rule).
+
+    Returns (norm before clipping, whether it was clipped). A non-finite norm is not rescaled
+    (there is no direction to keep); the caller decides what to do with it.
+    """
+    params = [p for p in params if p.grad is not None]
+    norm = global_grad_norm(params)
+    clipped = math.isfinite(norm) and norm > threshold
+    if clipped:
+        for p in params:
+            p.grad.mul_(threshold / norm)
+    return norm, clipped
