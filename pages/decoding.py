@@ -1,7 +1,107 @@
-"""Placeholder until this page is built."""
+"""Greedy vs beam search: the search tree, the n-best list, search error vs model error."""
+import math
+
+import pandas as pd
 import streamlit as st
 
-from ui.state import tr
+from lmcore.corpus.segmentation import tokenize
+from lmcore.decoding import (NgramScorer, beam_search, beam_width_sweep, exhaustive_optimum,
+                             greedy_decode, textbook_scorer)
+from lmcore.decoding.ngram_source import ngram_fitter
+from lmcore.figures.decoding import beam_sweep_figure, beam_tree_figure
+from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _ngram_model(corpus_key: str, order: int, _sentences):
+    return ngram_fitter()(_sentences, order)
+
+
+def _text(tokens, vocab) -> str:
+    return " ".join(vocab[i] for i in tokens) or "∅"
+
 
 st.title(tr("nav.decoding"))
-st.info(tr("page.placeholder"))
+st.markdown(tr("decoding.intro"))
+st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
+         r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
+sources = ["textbook"] + (["ngram"] if ngram_fitter() else [])
+source = st.radio(tr("decoding.source"), sources, format_func=labeller("decoding.source"),
+                  index=sources.index(query_param("src", "textbook")) if query_param("src", "textbook") in sources else 0,
+                  horizontal=True, key="decoding_source")
+if query_param("src", "textbook") == "ngram" and "ngram" not in sources:
+    st.info(tr("decoding.ngram_missing"))
+
+c1, c2, c3, c4 = st.columns(4)
+k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2), key="decoding_k")
+default_len = 4 if source == "textbook" else 10
+max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len), key=f"decoding_L_{source}")
+alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7), 0.1, key="decoding_alpha")
+shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2), key="decoding_pruned")
+set_query_params(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
+
+if source == "textbook":
+    st.info(tr("decoding.textbook_note"))
+    score = textbook_scorer()
+    per_parent = None
+else:
+    corpus = current_corpus()
+    order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3), key="decoding_order")
+    prompt = st.text_input(tr("decoding.prompt"), query_param("prompt", ""), help=tr("decoding.prompt_help"),
+                           key="decoding_prompt", max_chars=200)
+    set_query_params(n=order, prompt=prompt)
+    try:
+        model = _ngram_model(corpus.key, order, corpus.mapped("train"))
+        words = corpus.vocab.map(tokenize(prompt, corpus.settings.tokenizer, corpus.settings.lowercase))
+        score = NgramScorer(model, prompt=words)
+    except Exception as error:  # noqa: BLE001 - the other module may still be changing
+        st.error(tr("decoding.ngram_failed", error=type(error).__name__))
+        st.stop()
+    per_parent = shown
+vocab, end = score.vocab, score.end_id
+
+tree = beam_search(score, k, max_len, end, alpha, pruned_per_parent=per_parent)
+greedy = greedy_decode(score, max_len, end, alpha)
+best = tree.best
+st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab), prob=math.exp(greedy.logprob), lp=greedy.logprob)
+            + "\n- " + tr("decoding.beam_result", k=k, text=_text(best.tokens, vocab), prob=math.exp(best.logprob), lp=best.logprob))
+
+st.subheader(tr("decoding.tree_header"))
+st.caption(tr("decoding.tree_caption"))
+st.plotly_chart(beam_tree_figure(tree, vocab, greedy.tokens, lang=lang()), width="stretch")
+
+st.subheader(tr("decoding.nbest_header"))
+rows = [{tr("decoding.col.rank"): r + 1, tr("decoding.col.output"): _text(h.tokens, vocab),
+         tr("decoding.col.length"): len(h.tokens), tr("decoding.col.logprob"): round(h.logprob, 4),
+         tr("decoding.col.prob"): f"{math.exp(h.logprob):.4g}", tr("decoding.col.normalised"): round(h.normalised, 4),
+         tr("decoding.col.finished"): h.finished} for r, h in enumerate(tree.nbest)]
+st.dataframe(pd.DataFrame(rows), hide_index=True)
+
+st.subheader(tr("decoding.length_header"))
+st.caption(tr("decoding.length_note"))
+raw_best = max(tree.nbest, key=lambda h: h.logprob)
+left, right = st.columns(2)
+left.metric(tr("decoding.raw_choice"), _text(raw_best.tokens, vocab))
+left.caption(f"log P(y) = {raw_best.logprob:.3f} · |y| = {len(raw_best.tokens)}")
+right.metric(tr("decoding.norm_choice", alpha=f"{alpha:.1f}"), _text(best.tokens, vocab))
+right.caption(f"log P(y) / |y|^α = {best.normalised:.3f} · |y| = {len(best.tokens)}")
+if raw_best.tokens == best.tokens:
+    st.caption(tr("decoding.same_choice"))
+
+st.subheader(tr("decoding.sweep_header"))
+st.markdown(tr("decoding.sweep_note"))
+widths = list(range(1, max(k, 6) + 1))
+points = beam_width_sweep(score, widths, max_len, end, alpha)
+space = float(len(vocab)) ** max_len
+optimum = exhaustive_optimum(score, max_len, end, alpha) if space <= 1e5 else None
+if optimum is None:
+    st.info(tr("decoding.optimum_too_large", size=space))
+else:
+    st.markdown(tr("decoding.optimum_result", text=_text(optimum.tokens, vocab), lp=optimum.logprob))
+st.plotly_chart(beam_sweep_figure(points, optimum, vocab, lang(), normalised=alpha > 0), width="stretch")
+sweep = [{tr("decoding.col.beam_width"): p.beam_width, tr("decoding.col.output"): _text(p.best.tokens, vocab),
+          tr("decoding.col.found"): round(p.best.normalised, 4),
+          **({tr("decoding.col.optimum"): round(optimum.normalised, 4),
+              tr("decoding.col.search_error"): round(optimum.normalised - p.best.normalised, 4)} if optimum else {})}
+         for p in points]
+st.dataframe(pd.DataFrame(sweep), hide_index=True)

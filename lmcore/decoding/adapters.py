@@ -21,20 +21,24 @@ END_TOKENS: tuple[str, ...] = ("</s>", "<eos>", "<|endoftext|>")
 
 
 def vocabulary_list(vocab: Any) -> list[str]:
-    """The id -> token list of a vocabulary given as a list, an object with ``itos``, or a dict."""
-    if hasattr(vocab, "itos"):
-        return list(vocab.itos)
+    """The id -> token list of a vocabulary: a list, an object with ``itos`` or ``words``, or a dict."""
+    for attr in ("itos", "words"):
+        if hasattr(vocab, attr):
+            return list(getattr(vocab, attr))
     if isinstance(vocab, Mapping):
         return [tok for tok, _ in sorted(vocab.items(), key=lambda kv: kv[1])]
     return list(vocab)
 
 
 class NgramScorer:
-    """log P(w | prompt + y_<t) from ``model.distribution(context)`` (context = list of tokens)."""
+    """log P(w | <s> prompt y_<t) from ``model.distribution(context)`` (context = token list).
 
-    def __init__(self, model: Any, prompt: Sequence[str] = ()) -> None:
+    ``start`` (default ``<s>``) opens every context, marking the start of a sentence.
+    """
+
+    def __init__(self, model: Any, prompt: Sequence[str] = (), start: str | None = "<s>") -> None:
         self.model = model
-        self.prompt = list(prompt)
+        self.prompt = ([start] if start else []) + list(prompt)
         self.vocab = vocabulary_list(model.vocab)
         first = model.distribution(list(self.prompt))
         if isinstance(first, Mapping):

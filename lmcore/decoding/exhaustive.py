@@ -14,12 +14,14 @@ def exhaustive_search(score: Scorer, max_len: int, end_id: int | None = None, al
     """The ``n_best`` complete outputs with the highest s(y)/|y|^α, best first."""
     frontier: list[tuple[Prefix, float]] = [((), 0.0)]
     complete: list[tuple[Prefix, float, bool]] = []
+    vocab = 1
     for depth in range(1, max_len + 1):
         if not frontier:
             break
-        rows = as_logprob_tensor(score([p for p, _ in frontier])).tolist()
-        if len(frontier) * len(rows[0]) > max_prefixes:
+        if len(frontier) * vocab > max_prefixes:
             raise ValueError("search space too large for exhaustive search")
+        rows = as_logprob_tensor(score([p for p, _ in frontier])).tolist()
+        vocab = len(rows[0])
         nxt: list[tuple[Prefix, float]] = []
         for (prefix, s), row in zip(frontier, rows):
             for tok, lp in enumerate(row):

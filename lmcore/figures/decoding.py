@@ -1,0 +1,143 @@
+"""Figures of the decoding page: the beam-search tree and the beam-width sweep.
+
+Tree layout (own tidy layout): x = step t; leaves are stacked top to bottom in depth-first order
+(children by decreasing score, so the best branch is on top) and a parent sits at the mean height
+of its children.
+"""
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from lmcore.decoding.sweep import SweepPoint
+from lmcore.decoding.tree import FINISHED, KEPT, PRUNED, Hypothesis, SearchTree
+from lmcore.i18n import t
+
+GREEDY_COLOUR, BEST_COLOUR, KEPT_COLOUR, PRUNED_COLOUR = "#d62728", "#2ca02c", "#1f77b4", "#b0b0b0"
+
+
+def tree_layout(tree: SearchTree) -> list[tuple[float, float]]:
+    """(x, y) of every node: x = step, y = tidy height (0 = top leaf, leaves one unit apart)."""
+    kids = tree.children()
+    for k in kids:
+        k.sort(key=lambda c: -tree.score[c])
+    y = [0.0] * len(tree)
+    next_leaf = 0
+    stack: list[tuple[int, bool]] = [(0, False)]
+    while stack:  # iterative post-order walk
+        node, done = stack.pop()
+        if not kids[node]:
+            y[node] = -next_leaf
+            next_leaf += 1
+        elif done:
+            y[node] = sum(y[c] for c in kids[node]) / len(kids[node])
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(kids[node]))
+    return [(float(tree.step[i]), y[i]) for i in range(len(tree))]
+
+
+def path_nodes(tree: SearchTree, tokens: Sequence[int]) -> list[int]:
+    """Node ids following ``tokens`` from the root, as far as the tree goes."""
+    kids = tree.children()
+    ids = [0]
+    for tok in tokens:
+        nxt = [c for c in kids[ids[-1]] if tree.token[c] == tok]
+        if not nxt:
+            break
+        ids.append(nxt[0])
+    return ids
+
+
+def _edges(tree: SearchTree, pos: list[tuple[float, float]], nodes: Sequence[int]):
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for i in nodes:
+        p = tree.parent[i]
+        if p is None:
+            continue
+        xs += [pos[p][0], pos[i][0], None]
+        ys += [pos[p][1], pos[i][1], None]
+    return xs, ys
+
+
+def _path_trace(tree, pos, ids, colour, name, role) -> go.Scatter:
+    return go.Scatter(x=[pos[i][0] for i in ids], y=[pos[i][1] for i in ids], mode="lines",
+                      line=dict(color=colour, width=6), opacity=0.45, name=name,
+                      hoverinfo="skip", meta={"role": role})
+
+
+def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[int] | None = None,
+                     lang: str = "en", title: str | None = None) -> go.Figure:
+    """The search tree (token labels HTML-escaped, so ``</s>`` shows): kept edges solid, pruned edges grey dotted, finished hypotheses as stars,
+    the greedy path (red) and the best hypothesis (green) highlighted; hover shows the step, the
+    token's log P(y_t | y_<t) and the cumulative log-probability s(y_≤t)."""
+    pos = tree_layout(tree)
+    ids = range(1, len(tree))
+    kept = [i for i in ids if tree.state[i] != PRUNED]
+    pruned = [i for i in ids if tree.state[i] == PRUNED]
+    fig = go.Figure()
+    if greedy is not None:
+        fig.add_trace(_path_trace(tree, pos, path_nodes(tree, greedy), GREEDY_COLOUR,
+                                  t("decoding.fig.greedy_path", lang), "greedy_path"))
+    if tree.nbest:
+        fig.add_trace(_path_trace(tree, pos, tree.path(tree.best.node), BEST_COLOUR,
+                                  t("decoding.fig.best_path", lang), "best_path"))
+    for nodes, role, style in ((kept, "kept_edges", dict(color=KEPT_COLOUR, width=1.6)),
+                               (pruned, "pruned_edges", dict(color=PRUNED_COLOUR, width=1, dash="dot"))):
+        xs, ys = _edges(tree, pos, nodes)
+        fig.add_scatter(x=xs, y=ys, mode="lines", line=style, hoverinfo="skip",
+                        name=t(f"decoding.fig.{role}", lang), meta={"role": role})
+    label = lambda i: "∅" if tree.token[i] is None else html.escape(vocab[tree.token[i]], quote=False)  # noqa: E731
+    markers = {KEPT: dict(symbol="circle", size=11, color=KEPT_COLOUR),
+               PRUNED: dict(symbol="circle", size=7, color=PRUNED_COLOUR),
+               FINISHED: dict(symbol="star", size=16, color="#ff7f0e")}
+    for state in (PRUNED, KEPT, FINISHED):
+        nodes = [i for i in range(len(tree)) if tree.state[i] == state]
+        if not nodes:
+            continue
+        hover = [t("decoding.fig.hover", lang, token=label(i), step=tree.step[i],
+                   lp=tree.token_logprob[i], score=tree.score[i], prob=math.exp(tree.score[i]),
+                   state=t(f"decoding.state.{tree.state[i]}", lang)) for i in nodes]
+        fig.add_scatter(x=[pos[i][0] for i in nodes], y=[pos[i][1] for i in nodes],
+                        mode="markers+text", text=[label(i) for i in nodes],
+                        textposition="middle right", marker=markers[state], hovertext=hover,
+                        hoverinfo="text", name=t(f"decoding.state.{state}", lang),
+                        meta={"role": f"{state}_nodes", "nodes": nodes})
+    n_leaves = 1 - min((p[1] for p in pos), default=0)
+    fig.update_layout(
+        title=title or t("decoding.fig.tree_title", lang),
+        xaxis=dict(title=t("decoding.fig.step", lang), dtick=1, zeroline=False),
+        yaxis=dict(visible=False), height=max(320, min(1400, 26 * n_leaves + 120)),
+        legend=dict(orientation="h", y=-0.15), margin=dict(t=50, b=40, l=20, r=20),
+    )
+    return fig
+
+
+def beam_sweep_figure(points: Sequence[SweepPoint], optimum: Hypothesis | None,
+                      vocab: Sequence[str] | None = None, lang: str = "en",
+                      normalised: bool = False) -> go.Figure:
+    """Best score found vs beam width k, with the exhaustive optimum as a horizontal line: the gap
+    is search error; the optimum's own quality is model error."""
+    value = (lambda h: h.normalised) if normalised else (lambda h: h.logprob)
+    fig = go.Figure()
+    fig.add_scatter(x=[p.beam_width for p in points], y=[value(p.best) for p in points],
+                    mode="lines+markers", name=t("decoding.fig.found", lang),
+                    hovertext=[html.escape(" ".join(vocab[i] if vocab else str(i) for i in p.best.tokens), quote=False)
+                               for p in points],
+                    meta={"role": "found"})
+    if optimum is not None and points:
+        ks = [points[0].beam_width, points[-1].beam_width]
+        fig.add_scatter(x=ks, y=[value(optimum)] * 2, mode="lines",
+                        line=dict(dash="dash", color=BEST_COLOUR),
+                        name=t("decoding.fig.optimum", lang), meta={"role": "optimum"})
+    fig.update_layout(
+        title=t("decoding.fig.sweep_title", lang),
+        xaxis=dict(title=t("decoding.fig.beam_width", lang), dtick=1),
+        yaxis=dict(title=t("decoding.fig.score_norm" if normalised else "decoding.fig.score", lang)),
+        legend=dict(x=0.98, y=0.02, xanchor="right", yanchor="bottom"), margin=dict(t=50, b=40),
+    )
+    return fig

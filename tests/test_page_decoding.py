@@ -1,0 +1,48 @@
+"""The decoding page in AppTest: the textbook example first, in both languages."""
+import json
+
+import pytest
+
+from tests.apptest_helpers import errors, run_page
+
+
+def _figures(at):
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_decoding_page_shows_the_textbook_tree(lang):
+    at = run_page("decoding", lang)
+    assert errors(at) == []
+    figures = _figures(at)
+    assert len(figures) == 2
+    roles = {d.get("meta", {}).get("role") for d in figures[0]["data"]}
+    assert {"kept_edges", "pruned_edges", "greedy_path", "best_path", "finished_nodes"} <= roles
+    text = " ".join(m.value for m in at.markdown)
+    assert "0.048" in text and "0.054" in text
+    nbest = at.dataframe[0].value
+    assert list(nbest.iloc[0])[1] == "A C B </s>"
+
+
+def test_decoding_page_beam_width_one_is_greedy():
+    at = run_page("decoding", "en", query={"k": "1"})
+    assert errors(at) == []
+    assert at.slider(key="decoding_k").value == 1
+    assert at.dataframe[0].value.iloc[0, 1] == "A B C </s>"
+    sweep = at.dataframe[1].value
+    assert sweep.iloc[0, -1] > 0  # search error of greedy
+    assert sweep.iloc[1, -1] == pytest.approx(0.0)
+
+
+def test_decoding_page_on_the_ngram_model_with_a_prompt():
+    from lmcore.decoding.ngram_source import ngram_fitter
+
+    if ngram_fitter() is None:
+        pytest.skip("lmcore.ngram not available")
+    at = run_page("decoding", "zh", query={"src": "ngram", "k": "3", "L": "6", "prompt": "the"})
+    assert errors(at) == [] and not at.error
+    assert at.radio(key="decoding_source").value == "ngram"
+    tree = _figures(at)[0]
+    nodes = [d for d in tree["data"] if d.get("meta", {}).get("role") == "kept_nodes"]
+    assert nodes and len(nodes[0]["x"]) > 1
+    assert len(at.dataframe[0].value) >= 1
