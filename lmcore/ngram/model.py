@@ -1,0 +1,167 @@
+"""NgramModel: fit, P(w | h), next-word distributions, sentence scores, perplexity, sampling, ARPA.
+
+Conventions (KenLM/SRILM): a sentence is ``<s> x1 … xT </s>``; ``</s>`` is predicted and counted as
+a token, ``<s>`` only ever a context; the vocabulary is the training words plus ``</s>`` and
+``<unk>``; a word unseen in training is an OOV, scored as ``<unk>``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Sequence
+
+import numpy as np
+
+from lmcore.lm_protocol import Perplexity, TokenLogProbs, perplexity_from_logprobs
+from lmcore.ngram.counts import (BOS, EOS, UNK_ID, Stream, Table, Vocab, build_vocab, count_tables,
+                                 encode, rows_in_stream)
+from lmcore.ngram.levels import apply_levels, context_row, distribution_for, uniform_base
+from lmcore.ngram.methods import METHODS, build_levels
+
+MAX_ORDER = 6
+
+
+@dataclass(frozen=True)
+class NgramCounts:
+    """Counts of all n-grams up to ``max_order`` of a training set (shared by every method/order)."""
+
+    vocab: Vocab
+    tables: list[Table]
+    unk_trained: bool
+
+    @property
+    def max_order(self) -> int:
+        return len(self.tables)
+
+
+def count_ngrams(sentences: Sequence[Sequence[str]], max_order: int) -> NgramCounts:
+    """Count the n-grams of orders 1..max_order of ``<s> sentence </s>`` (vectorised)."""
+    if not 1 <= max_order <= MAX_ORDER:
+        raise ValueError(f"order must be between 1 and {MAX_ORDER}")
+    vocab, counter = build_vocab(sentences)
+    stream = encode(sentences, vocab, unk_trained=True)
+    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), counter.get("<unk>", 0) > 0)
+
+
+@dataclass(frozen=True)
+class StreamScores:
+    """Vectorised scores of many sentences: one entry per predicted token (``<s>`` excluded)."""
+
+    logprobs: np.ndarray
+    oov: np.ndarray
+    found_order: np.ndarray
+    context_order: np.ndarray
+    available_order: np.ndarray
+    sentence: np.ndarray
+    ids: np.ndarray
+
+
+class NgramModel:
+    """An n-gram language model of order N (1..6) with one smoothing method (see ``METHODS``)."""
+
+    def __init__(self, counts: NgramCounts, order: int, method: str = "modified-kn",
+                 delta: float = 1.0, discount: float = 0.75) -> None:
+        if not 1 <= order <= counts.max_order:
+            raise ValueError(f"order must be between 1 and {counts.max_order}")
+        self.counts, self.order, self.method = counts, order, method
+        self.delta, self.discount = float(delta), float(discount)
+        self.tables = counts.tables[:order]
+        self.base = uniform_base(counts.vocab.size)
+        self.levels, self.discounts, self.discount_fallback = build_levels(
+            self.tables, order, method, self.base, self.delta, self.discount)
+
+    @classmethod
+    def fit(cls, sentences: Sequence[Sequence[str]], order: int = 3, method: str = "modified-kn",
+            delta: float = 1.0, discount: float = 0.75) -> "NgramModel":
+        """Count and smooth in one go: ``NgramModel.fit(train, 5, "modified-kn")``."""
+        return cls(count_ngrams(sentences, order), order, method, delta, discount)
+
+    @property
+    def vocab(self) -> list[str]:
+        """The predictable tokens: ``<unk>``, ``</s>``, then training words by decreasing count."""
+        return self.counts.vocab.words
+
+    def __repr__(self) -> str:
+        return f"NgramModel(order={self.order}, method={self.method!r}, |V|={len(self.vocab)})"
+
+    # --- counts -----------------------------------------------------------------------------
+    def _ids(self, tokens: Sequence[str]) -> list[int]:
+        stoi = self.counts.vocab.stoi
+        return [stoi.get(w, UNK_ID) for w in tokens]
+
+    def count(self, ngram: Sequence[str]) -> int:
+        """Raw count C(ngram) in training (``<s>`` allowed in front); 0 if never seen."""
+        if not ngram or len(ngram) > self.order:
+            return 0
+        row = context_row(self.tables, self._ids(ngram))
+        return int(self.tables[len(ngram) - 1].count[row]) if row >= 0 else 0
+
+    def context_count(self, context: Sequence[str]) -> int:
+        """C(h) = Σ_w C(h, w): how often the context h was followed by a predicted token."""
+        if len(context) == 0:
+            return int(self.tables[0].count[:-1].sum())
+        if len(context) >= self.order:
+            return 0
+        row = context_row(self.tables, self._ids(context))
+        if row < 0:
+            return 0
+        nxt = self.tables[len(context)]
+        lo, hi = nxt.ctx_start[row], nxt.ctx_start[row + 1]
+        return int(nxt.count[lo:hi].sum())
+
+    # --- probabilities ----------------------------------------------------------------------
+    def distribution(self, context: Sequence[str]) -> np.ndarray:
+        """P(· | context) over ``vocab`` (the last N−1 tokens count; ``<s>`` marks a start)."""
+        ids = self._ids(list(context)[max(0, len(context) - (self.order - 1)):]) if self.order > 1 else []
+        return distribution_for(self.levels, self.tables, ids, self.base)[:-1]
+
+    def prob(self, word: str, context: Sequence[str] = ()) -> float:
+        """P(word | context); a word outside the vocabulary is scored as ``<unk>``."""
+        return float(self.distribution(context)[self._ids([word])[0]])
+
+    def score_stream(self, sentences: Sequence[Sequence[str]]) -> StreamScores:
+        """Scores of every predicted token of many sentences at once (vectorised)."""
+        stream: Stream = encode(sentences, self.counts.vocab, self.counts.unk_trained)
+        rows = rows_in_stream(self.tables, stream)
+        p, found, used = apply_levels(self.levels, rows, stream, self.base)
+        keep = stream.pos >= 1
+        with np.errstate(divide="ignore"):
+            logp = np.log(p[keep])
+        sentence = np.cumsum(stream.pos == 0)[keep] - 1
+        available = np.minimum(stream.pos[keep] + 1, self.order)
+        return StreamScores(logp, stream.oov[keep], found[keep], used[keep], available, sentence,
+                            stream.ids[keep])
+
+    def sentence_logprobs(self, tokens: Sequence[str]) -> TokenLogProbs:
+        """ln P(x_t | x_<t) token by token for ``<s> tokens </s>``, with the path of each."""
+        s = self.score_stream([list(tokens)])
+        words = [w for w in tokens if w not in (BOS, EOS)] + [EOS]
+        return TokenLogProbs(words, s.logprobs, s.oov, s.found_order, s.context_order,
+                             s.available_order)
+
+    def perplexity(self, sentences: Sequence[Sequence[str]]) -> Perplexity:
+        """Perplexity with and without OOVs, OOV and token counts (``</s>`` counted)."""
+        s = self.score_stream(sentences)
+        return perplexity_from_logprobs(s.logprobs, s.oov)
+
+    def sample(self, seed: int | np.random.Generator = 0, max_len: int = 30) -> list[str]:
+        """A sentence drawn word by word from P(· | history) (seeded; ``</s>`` not returned)."""
+        rng = np.random.default_rng(seed)
+        history, words = [BOS], []
+        for _ in range(max_len):
+            p = self.distribution(history)
+            w = self.vocab[int(rng.choice(len(p), p=p / p.sum()))]
+            if w == EOS:
+                break
+            words.append(w)
+            history.append(w)
+        return words
+
+    def to_arpa(self, target: str | Path | IO[str]) -> None:
+        """Write the model as an ARPA file (log10 probabilities and backoff weights)."""
+        from lmcore.ngram.arpa import write_arpa
+        write_arpa(self, target)
+
+
+def method_names() -> list[str]:
+    return list(METHODS)
