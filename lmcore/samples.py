@@ -37,5 +37,5 @@ def load_sample(
     settings = settings or default_settings(name)
     if name == "synthetic":
         text, entropy = synthetic_text(n_sentences)
-        return build_corpus(text, f"synthetic ({n_sentences})", settings, true_entropy=entropy)
-    return build_corpus(sample_text(name), name, settings)
+        return build_corpus(text.encode("utf-8"), f"synthetic ({n_sentences})", settings, true_entropy=entropy)
+    return build_corpus(sample_text(name).encode("utf-8"), name, settings)

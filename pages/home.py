@@ -1,6 +1,7 @@
 """Home: what LM Lab is, the map of pages, how to upload."""
 import streamlit as st
 
+from ui.navigation import PAGES
 from ui.state import current_corpus, tr
 
 corpus = current_corpus()
@@ -10,11 +11,7 @@ st.markdown(tr("home.intro"))
 st.info(tr("home.current", name=corpus.name, summary=tr("sidebar.summary", tokens=corpus.n_tokens, types=corpus.n_types, sentences=len(corpus.sentences))))
 
 st.subheader(tr("home.map"))
-for stem, url_path in [
-    ("corpus", "corpus-stats"), ("chain_rule", "perplexity"), ("ngram", "smoothing"),
-    ("rnn_bptt", "rnn-forward-bptt"), ("gradients", "vanishing-gradients"), ("lstm", "lstm-gates"),
-    ("seq2seq", "encoder-decoder"), ("decoding", "beam-search"),
-]:
+for stem, _, _ in PAGES[1:]:
     left, right = st.columns([1, 3], vertical_alignment="center")
     left.page_link(f"pages/{stem}.py", label=tr(f"nav.{stem}"))
     right.markdown(tr(f"home.map.{stem}"))

@@ -85,14 +85,17 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
     if key in store:
         store.move_to_end(key)
         return store[key]
-    with st.status(tr("sidebar.building"), expanded=False) as status:
-        bar = st.progress(0.0)
-        progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
-        if upload:
-            corpus = build_corpus(upload["data"], upload["name"], settings, progress=progress)
-        else:
-            corpus = load_sample(source, settings, n_synthetic)
-        status.update(label=tr("sidebar.stage.done"), state="complete")
+    placeholder = st.empty()  # the progress disappears once the corpus is built (or refused)
+    try:
+        with placeholder.status(tr("sidebar.building"), expanded=True):
+            bar = st.progress(0.0)
+            progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
+            if upload:
+                corpus = build_corpus(upload["data"], upload["name"], settings, progress=progress)
+            else:
+                corpus = load_sample(source, settings, n_synthetic)
+    finally:
+        placeholder.empty()
     store[key] = corpus
     while len(store) > _CACHED_CORPORA:
         store.popitem(last=False)

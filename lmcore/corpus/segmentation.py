@@ -11,8 +11,9 @@ SPACE = "␣"
 """Stands for a space in character tokenisation, so a character model sees word boundaries."""
 
 # A sentence runs to . ! ? … followed by whitespace or the line's end, or to 。！？, taking closing
-# quotes and brackets with it. Abbreviations such as "Mr." are accepted as a known limit.
+# quotes and brackets with it; a piece ending in a title abbreviation ("Mr.") joins the next.
 _SENTENCE = re.compile(r"""\S.*?(?:[.!?…]+["'”’」』）)\]]*(?=\s|$)|[。！？]+["'”’」』）)\]]*|$)""")
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e)\.$", re.IGNORECASE)
 _WORD = re.compile(
     r"[\u3400-\u9fff\uf900-\ufaff]"          # one CJK character per token
     r"|[^\W\d_]+(?:['’\-][^\W\d_]+)*"       # words, with inner apostrophes or hyphens
@@ -34,7 +35,14 @@ def split_sentences(text: str, mode: str = "auto") -> list[str]:
         return [line for line in lines if line]
     sentences: list[str] = []
     for line in lines:
-        sentences.extend(part.strip() for part in _SENTENCE.findall(line) if part.strip())
+        pending = ""
+        for part in _SENTENCE.findall(line):
+            pending = f"{pending} {part.strip()}".strip()
+            if pending and not _ABBREVIATION.search(pending):
+                sentences.append(pending)
+                pending = ""
+        if pending:
+            sentences.append(pending)
     return sentences
 
 

@@ -15,8 +15,8 @@ def zipf_figure(ranks: np.ndarray, freqs: np.ndarray, law: PowerLaw, lang: str =
     fig.add_scatter(x=ranks, y=law(ranks), mode="lines", name=t("corpus.zipf.fit", lang, slope=law.slope), line=dict(dash="dash"))
     fig.update_layout(
         title=t("corpus.zipf.title", lang, slope=law.slope),
-        xaxis=dict(type="log", title=t("corpus.zipf.rank", lang)),
-        yaxis=dict(type="log", title=t("corpus.zipf.freq", lang)),
+        xaxis=dict(type="log", dtick=1, title=t("corpus.zipf.rank", lang)),
+        yaxis=dict(type="log", dtick=1, title=t("corpus.zipf.freq", lang)),
         legend=dict(x=0.98, y=0.98, xanchor="right"),
         margin=dict(t=60, b=40),
     )

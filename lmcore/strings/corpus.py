@@ -9,7 +9,7 @@ STRINGS = {
     "corpus.metric.sentences": ("Sentences", "句子数"),
     "corpus.metric.tokens": ("Tokens", "词元数"),
     "corpus.metric.types": ("Types", "词型数"),
-    "corpus.metric.vocab": ("Vocabulary (with <unk>)", "词表（含 <unk>）"),
+    "corpus.metric.vocab": ("Vocabulary", "词表大小"),
     "corpus.metric.oov_valid": ("OOV rate, valid", "验证集 OOV 率"),
     "corpus.metric.oov_test": ("OOV rate, test", "测试集 OOV 率"),
     "corpus.split_note": (

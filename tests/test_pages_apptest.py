@@ -1,0 +1,58 @@
+"""Every registered page runs in AppTest, in both languages, inside the whole app (shared sidebar)."""
+import pytest
+
+from lmcore.i18n import t
+from tests.apptest_helpers import errors, run_page
+from ui.navigation import PAGES
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("stem", [stem for stem, _, _ in PAGES])
+def test_page_runs_with_the_shared_sidebar(stem, lang):
+    at = run_page(stem, lang)
+    assert errors(at) == []
+    assert at.sidebar.selectbox(key="lang").value == lang
+    assert at.sidebar.radio(key="source").value == "english"
+    titles = [title.value for title in at.title]
+    assert t(f"nav.{stem}", lang) in titles or (stem == "home" and t("app.title", lang) in titles)
+
+
+def test_switching_pages_keeps_the_sidebar_choices():
+    at = run_page("corpus", "zh")
+    at.sidebar.radio(key="source").set_value("synthetic").run()
+    at.switch_page("pages/home.py").run()
+    assert at.sidebar.radio(key="source").value == "synthetic"
+    assert at.session_state["corpus"].true_entropy is not None
+    assert errors(at) == []
+
+
+def test_corpus_page_in_chinese_shows_chinese_sample_with_jieba():
+    at = run_page("corpus", "zh", query={"corpus": "chinese"})
+    assert at.sidebar.selectbox(key="tokenizer").value == "jieba"
+    assert at.query_params["corpus"] == ["chinese"] or at.query_params["corpus"] == "chinese"
+    assert at.metric[0].label == t("corpus.metric.characters", "zh")
+    assert errors(at) == []
+
+
+def _upload(at, name: str, data: bytes):
+    at.sidebar.get("file_uploader")[0].set_value((name, data, "text/plain"))
+    return at.run()
+
+
+def test_uploaded_gbk_text_becomes_the_corpus_and_survives_page_changes():
+    text = "我们今天去学校上课。老师说，明天会下雨，大家要带伞。小明和小红在图书馆看书。\n" * 5
+    at = _upload(run_page("corpus", "en"), "gbk.txt", text.encode("gbk"))
+    assert errors(at) == [] and not at.error
+    corpus = at.session_state["corpus"]
+    assert corpus.name == "gbk.txt" and corpus.language == "zh" and corpus.encoding == "gb18030"
+    assert at.sidebar.selectbox(key="tokenizer").value == "jieba"
+    at.switch_page("pages/home.py").run()
+    assert at.session_state["corpus"].name == "gbk.txt"
+
+
+def test_binary_upload_shows_the_clear_error_and_keeps_working():
+    png = bytes.fromhex("89504e470d0a1a0a0000000d49484452") + bytes(range(256)) * 8
+    at = _upload(run_page("corpus", "zh"), "picture.txt", png)
+    assert errors(at) == []
+    assert t("error.binary", "zh") in at.error[0].value
+    assert at.session_state["corpus"].name == "english"
