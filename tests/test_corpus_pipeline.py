@@ -20,6 +20,7 @@ def test_line_mode_takes_every_non_empty_line():
     "tokenizer, lowercase, expected",
     [
         ("words", False, ["Don't", "stop", ",", "it's", "3.14", "o'clock", "!", "你", "好"]),
+        ("whitespace", False, ["Don't", "stop,", "it's", "3.14", "o'clock!", "你好"]),
         ("words", True, ["don't", "stop", ",", "it's", "3.14", "o'clock", "!", "你", "好"]),
         ("chars", False, list("Don't") + ["␣"] + list("stop,") + ["␣"] + list("it's") + ["␣"] + list("3.14") + ["␣"] + list("o'clock!") + ["␣"] + list("你好")),
     ],

@@ -137,7 +137,7 @@ def build_corpus(
     train_ix, valid_ix, test_ix = split_indices(len(tokenised))
     train = [tokenised[i] for i in train_ix]
     vocab = Vocabulary.build(train, settings.min_count, settings.max_vocab)
-    if true_entropy is not None and (settings.tokenizer != "words" or len(vocab) - 1 < len(vocab.counts)):
+    if true_entropy is not None and (settings.tokenizer not in ("words", "whitespace") or len(vocab) - 1 < len(vocab.counts)):
         true_entropy = None  # the source's entropy no longer describes re-tokenised or unk-mapped text
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     report(1.0, "done")

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 SENTENCE_MODES = ("auto", "lines")
-TOKENIZERS = ("words", "chars", "jieba")
+TOKENIZERS = ("words", "whitespace", "chars", "jieba")
 SPACE = "␣"
 """Stands for a space in character tokenisation, so a character model sees word boundaries."""
 
@@ -60,6 +60,7 @@ def tokenize(sentence: str, tokenizer: str = "words", lowercase: bool = False) -
 
     - ``words``: an English-aware regular expression (words with inner apostrophes or hyphens,
       numbers, punctuation marks; each CJK character alone);
+    - ``whitespace``: split on whitespace only (for text that is already tokenised, as KenLM reads it);
     - ``chars``: every character, runs of whitespace as one ``␣``;
     - ``jieba``: Chinese word segmentation (jieba), whitespace dropped.
     """
@@ -67,6 +68,8 @@ def tokenize(sentence: str, tokenizer: str = "words", lowercase: bool = False) -
         sentence = sentence.lower()
     if tokenizer == "words":
         return _WORD.findall(sentence)
+    if tokenizer == "whitespace":
+        return sentence.split()
     if tokenizer == "chars":
         return [SPACE if c == " " else c for c in _SPACES.sub(" ", sentence.strip())]
     if tokenizer == "jieba":

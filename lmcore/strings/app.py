@@ -35,6 +35,7 @@ STRINGS = {
     "sidebar.synthetic_size": ("Synthetic sentences", "合成句子数"),
     "sidebar.tokenizer": ("Tokenizer", "分词方式"),
     "sidebar.tokenizer.words": ("Words (regex)", "单词（正则）"),
+    "sidebar.tokenizer.whitespace": ("Whitespace (pre-tokenised text)", "空格切分（已分词文本）"),
     "sidebar.tokenizer.chars": ("Characters", "字符"),
     "sidebar.tokenizer.jieba": ("Chinese words (jieba)", "中文词（jieba）"),
     "sidebar.lowercase": ("Lowercase", "转为小写"),
