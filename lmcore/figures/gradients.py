@@ -1,0 +1,222 @@
+"""Figures of the gradients page: norm vs distance, W_h's spectrum, σ', per-step Jacobians,
+token connectivity, the LSTM's f(t) approximation, Pascanu's cliff and the clipping training run.
+
+Non-finite values never reach Plotly as numbers: overflow (inf/NaN) becomes a gap plus an
+"exploded at distance k" marker; exact zeros (float64 underflow) become an "underflow" marker.
+"""
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import plotly.graph_objects as go
+
+from lmcore.i18n import t
+from lmcore.recurrent.cliff import LossSurface, Trajectory
+from lmcore.recurrent.clip_run import TrainingLog
+from lmcore.recurrent.gradient_flow import SeedBand, regime, theory_line
+
+COLOURS = {"rnn": "#1f77b4", "lstm": "#d62728", "gru": "#2ca02c", "theory": "#555555"}
+
+
+def plain(text: str) -> str:
+    """A token as literal text for Plotly labels (which read <...> as markup): &, <, > escaped."""
+    return html.escape(text, quote=False)
+
+
+def _loggable(values: np.ndarray) -> list[float | None]:
+    """Positive finite values, None elsewhere (a gap on a log axis)."""
+    return [float(v) if np.isfinite(v) and v > 0 else None for v in np.asarray(values, dtype=float)]
+
+
+def gradient_curves_figure(bands: dict[str, SeedBand], sigma1: float, gamma: float,
+                           lang: str = "en") -> go.Figure:
+    """Median ‖∂J(T)/∂h(k)‖ (band: min–max over seeds) vs T − k per cell, log y, theory dashed."""
+    fig = go.Figure()
+    distance = next(iter(bands.values())).distance
+    for cell, band in bands.items():
+        colour = COLOURS.get(cell, None)
+        fig.add_scatter(x=distance, y=_loggable(band.high), mode="lines", line=dict(width=0),
+                        showlegend=False, hoverinfo="skip", legendgroup=cell)
+        fig.add_scatter(x=distance, y=_loggable(band.low), mode="lines", line=dict(width=0),
+                        fill="tonexty", fillcolor=_alpha(colour, 0.15), showlegend=False,
+                        hoverinfo="skip", legendgroup=cell)
+        fig.add_scatter(x=distance, y=_loggable(band.median), mode="lines", legendgroup=cell,
+                        name=t("gradients.fig.curve", lang, cell=cell.upper()), line=dict(color=colour))
+        if band.median_c is not None:
+            fig.add_scatter(x=distance, y=_loggable(band.median_c), mode="lines", legendgroup=cell,
+                            name=t("gradients.fig.curve_c", lang, cell=cell.upper()),
+                            line=dict(color=colour, dash="dot"))
+        _marker(fig, band.exploded_at, t("gradients.fig.exploded", lang, cell=cell.upper(), k=band.exploded_at), colour)
+        _marker(fig, band.vanished_at, t("gradients.fig.underflow", lang, cell=cell.upper(), k=band.vanished_at), colour)
+    sg = sigma1 * gamma
+    theory = theory_line(sigma1, gamma, distance)
+    fig.add_scatter(x=distance, y=_loggable(theory), mode="lines", line=dict(color=COLOURS["theory"], dash="dash"),
+                    name=t("gradients.fig.theory", lang, sg=sg))
+    overflow = np.flatnonzero(~np.isfinite(theory))
+    if overflow.size:
+        _marker(fig, int(overflow[0]), t("gradients.fig.theory_overflow", lang, k=int(overflow[0])), COLOURS["theory"])
+    fig.update_layout(
+        title=t("gradients.fig.curves_title", lang, sg=sg, regime=t(f"gradients.regime.{regime(sg)}", lang)),
+        xaxis=dict(title=t("gradients.fig.distance", lang)),
+        yaxis=dict(type="log", title=t("gradients.fig.norm", lang), exponentformat="power"),
+        legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=480,
+    )
+    return fig
+
+
+def _marker(fig: go.Figure, k: int | None, label: str, colour: str | None) -> None:
+    if k is not None:
+        fig.add_vline(x=k, line=dict(color=colour or "black", dash="dot", width=2),
+                      annotation=dict(text=label, textangle=-90, font=dict(color=colour or "black")),
+                      annotation_position="top left")
+
+
+def _alpha(colour: str | None, a: float) -> str:
+    colour = colour or "#7f7f7f"
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{a})"
+
+
+def eigenvalue_figure(eigs: np.ndarray, sigma1: float, lang: str = "en") -> go.Figure:
+    """Eigenvalues λ of W_h in the complex plane against the unit circle |λ| = 1."""
+    theta = np.linspace(0, 2 * np.pi, 200)
+    rho = float(np.abs(eigs).max()) if eigs.size else 0.0
+    fig = go.Figure()
+    fig.add_scatter(x=np.cos(theta), y=np.sin(theta), mode="lines", line=dict(color="grey", dash="dash"),
+                    name=t("gradients.fig.unit_circle", lang))
+    fig.add_scatter(x=eigs.real, y=eigs.imag, mode="markers", marker=dict(size=6), name="λ(W_h)")
+    reach = max(1.1, rho * 1.1)
+    fig.update_layout(
+        title=t("gradients.fig.eig_title", lang, rho=rho, sigma1=sigma1),
+        xaxis=dict(title=t("gradients.fig.real", lang), range=[-reach, reach], zeroline=True),
+        yaxis=dict(title=t("gradients.fig.imag", lang), range=[-reach, reach], scaleanchor="x"),
+        legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=420,
+    )
+    return fig
+
+
+def per_step_figure(values: np.ndarray, reference: float, kind: str, lang: str = "en") -> go.Figure:
+    """A per-step series j = 1..T with a horizontal reference: ``kind`` 'deriv' (mean σ'(z(j)),
+    reference γ) or 'jacobian' (‖W_hᵀ diag σ'(z(j))‖₂, reference σ1·γ)."""
+    steps = np.arange(1, len(values) + 1)
+    fig = go.Figure()
+    fig.add_scatter(x=steps, y=_loggable(values) if kind == "jacobian" else values, mode="lines",
+                    name=t(f"gradients.fig.{kind}", lang))
+    fig.add_hline(y=reference, line=dict(dash="dash", color=COLOURS["theory"]),
+                  annotation_text=t(f"gradients.fig.{kind}_ref", lang, v=reference))
+    fig.update_layout(
+        title=t(f"gradients.fig.{kind}_title", lang),
+        xaxis=dict(title=t("gradients.fig.step", lang)),
+        yaxis=dict(title=t(f"gradients.fig.{kind}_axis", lang), type="log" if kind == "jacobian" else "linear"),
+        showlegend=False, margin=dict(t=60, b=40), height=320,
+    )
+    return fig
+
+
+def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target: str,
+                        lang: str = "en") -> go.Figure:
+    """Distill-style connectivity: input token k shaded by log10 ‖∂J(t)/∂x(k)‖ for the loss of
+    predicting ``target``, one row per model (relative to the row's largest value)."""
+    rows, text, custom = [], [], []
+    for model, values in norms.items():
+        logs = np.log10(np.clip(values, 1e-300, None))
+        top = logs.max() if logs.size else 0.0
+        row = logs - top
+        rows.append([float(v) if np.isfinite(v) else None for v in row] + [None] * (len(tokens) - len(row)))
+        text.append([plain(tok) for tok in tokens])
+        custom.append([f"{v:.2e}" for v in values] + [""] * (len(tokens) - len(values)))
+    fig = go.Figure(go.Heatmap(
+        z=rows, x=list(range(len(tokens))), y=[m.upper() for m in norms], text=text, texttemplate="%{text}",
+        customdata=custom, hovertemplate="%{text}: %{customdata}<extra></extra>", colorscale="Blues",
+        zmin=-6, zmax=0, colorbar=dict(title=t("gradients.fig.conn_colour", lang)), xgap=2, ygap=6,
+    ))
+    fig.update_layout(
+        title=t("gradients.fig.conn_title", lang, word=plain(target)),
+        xaxis=dict(title=t("gradients.fig.conn_axis", lang), tickvals=list(range(len(tokens))),
+                   ticktext=[str(k + 1) for k in range(len(tokens))]),
+        margin=dict(t=60, b=40), height=260,
+    )
+    return fig
+
+
+def forget_gate_figure(approx: dict[str, np.ndarray], lang: str = "en") -> go.Figure:
+    """‖∂c(t)/∂c(t−1)‖₂ exact vs ‖diag f(t)‖₂, and the relative error of the notes' approximation."""
+    steps = np.arange(1, len(approx["exact"]) + 1)
+    fig = go.Figure()
+    fig.add_scatter(x=steps, y=approx["exact"], name=t("gradients.fig.lstm_exact", lang), mode="lines")
+    fig.add_scatter(x=steps, y=approx["forget"], name=t("gradients.fig.lstm_f", lang), mode="lines", line=dict(dash="dash"))
+    fig.add_scatter(x=steps, y=approx["relative_error"], name=t("gradients.fig.lstm_err", lang), mode="lines", yaxis="y2")
+    fig.update_layout(
+        title=t("gradients.fig.lstm_title", lang),
+        xaxis=dict(title=t("gradients.fig.step", lang)),
+        yaxis=dict(title=t("gradients.fig.lstm_axis", lang)),
+        yaxis2=dict(title=t("gradients.fig.lstm_err_axis", lang), overlaying="y", side="right", tickformat=".0%"),
+        legend=dict(orientation="h", y=-0.25), margin=dict(t=60, b=40), height=360,
+    )
+    return fig
+
+
+def cliff_figure(surface: LossSurface, paths: dict[str, Trajectory], lang: str = "en") -> go.Figure:
+    """Contours of log10 L(w, b) of the one-unit RNN with gradient-descent trajectories."""
+    fig = go.Figure(go.Contour(
+        x=surface.w, y=surface.b, z=np.log10(surface.loss + 1e-12), colorscale="Viridis", ncontours=30,
+        colorbar=dict(title=t("gradients.fig.cliff_colour", lang)), hovertemplate="w=%{x:.2f}, b=%{y:.2f}<extra></extra>",
+    ))
+    styles = {"plain": dict(color="white", dash="solid"), "clipped": dict(color="orange", dash="dash")}
+    for name, path in paths.items():
+        inside = _inside(path.points, surface)
+        fig.add_scatter(x=inside[:, 0], y=inside[:, 1], mode="lines+markers", marker=dict(size=4),
+                        line=styles.get(name, {}), name=t(f"gradients.fig.path_{name}", lang))
+    fig.update_layout(
+        title=t("gradients.fig.cliff_title", lang),
+        xaxis=dict(title=t("gradients.fig.w", lang), range=[surface.w[0], surface.w[-1]]),
+        yaxis=dict(title=t("gradients.fig.b", lang), range=[surface.b[0], surface.b[-1]]),
+        legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=480,
+    )
+    return fig
+
+
+def _inside(points: np.ndarray, surface: LossSurface) -> np.ndarray:
+    """The trajectory up to its first point outside the plotted window (plus that point, clipped)."""
+    w_lo, w_hi, b_lo, b_hi = surface.w[0], surface.w[-1], surface.b[0], surface.b[-1]
+    out = np.flatnonzero((points[:, 0] < w_lo) | (points[:, 0] > w_hi) | (points[:, 1] < b_lo) | (points[:, 1] > b_hi))
+    end = int(out[0]) + 1 if out.size else len(points)
+    kept = points[:end].copy()
+    kept[:, 0] = np.clip(kept[:, 0], w_lo, w_hi)
+    kept[:, 1] = np.clip(kept[:, 1], b_lo, b_hi)
+    return kept
+
+
+def training_norm_figure(logs: dict[str, TrainingLog], threshold: float, lang: str = "en") -> go.Figure:
+    """‖ĝ‖ per training step (before clipping), log y, with the clipping threshold line."""
+    fig = go.Figure()
+    for name, log in logs.items():
+        fig.add_scatter(x=np.arange(1, len(log.grad_norm) + 1), y=_loggable(log.grad_norm), mode="lines",
+                        name=t(f"gradients.fig.run_{name}", lang))
+        if log.diverged_at is not None:
+            _marker(fig, log.diverged_at + 1, t("gradients.fig.diverged", lang, k=log.diverged_at + 1), None)
+    fig.add_hline(y=threshold, line=dict(dash="dash", color="black"),
+                  annotation_text=t("gradients.fig.threshold", lang, v=threshold))
+    fig.update_layout(
+        title=t("gradients.fig.norm_trace_title", lang),
+        xaxis=dict(title=t("gradients.fig.train_step", lang)),
+        yaxis=dict(type="log", title=t("gradients.fig.grad_norm", lang)),
+        legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=380,
+    )
+    return fig
+
+
+def training_loss_figure(logs: dict[str, TrainingLog], lang: str = "en") -> go.Figure:
+    """Training loss J per step with and without clipping (same seed, same batches)."""
+    fig = go.Figure()
+    for name, log in logs.items():
+        fig.add_scatter(x=np.arange(1, len(log.loss) + 1), y=[v if np.isfinite(v) else None for v in log.loss],
+                        mode="lines", name=t(f"gradients.fig.run_{name}", lang))
+    fig.update_layout(
+        title=t("gradients.fig.loss_title", lang),
+        xaxis=dict(title=t("gradients.fig.train_step", lang)),
+        yaxis=dict(title=t("gradients.fig.loss_axis", lang)),
+        legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=380,
+    )
+    return fig

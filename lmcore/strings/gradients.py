@@ -1,0 +1,163 @@
+"""The Vanishing & exploding gradients page and its figures (keys ``gradients.*``)."""
+
+STRINGS = {
+    # page
+    "gradients.caption": (
+        "How ∂J(T)/∂h(k) shrinks or grows with the distance T − k: the notes' product of Jacobians, "
+        "measured by autograd in float64, against the bound (σ1·γ)^(T−k).",
+        "∂J(T)/∂h(k) 如何随距离 T − k 缩小或增大：讲义中的雅可比连乘积，用 float64 自动微分实测，并与上界 (σ1·γ)^(T−k) 对比。",
+    ),
+    "gradients.curves.header": ("Gradient norm vs distance", "梯度范数与距离"),
+    "gradients.controls": ("Settings", "设置"),
+    "gradients.cells": ("Cells", "单元类型"),
+    "gradients.T": ("Sequence length T", "序列长度 T"),
+    "gradients.hidden": ("Hidden size n", "隐层维度 n"),
+    "gradients.kind": ("How W_h is built", "W_h 的构造方式"),
+    "gradients.kind.orthogonal": ("σ1 × orthogonal (exact σ1)", "σ1 × 正交矩阵（σ1 精确）"),
+    "gradients.kind.gaussian": ("Gaussian, spectral radius ρ", "高斯矩阵，谱半径 ρ"),
+    "gradients.scale.orthogonal": ("Largest singular value σ1", "最大奇异值 σ1"),
+    "gradients.scale.gaussian": ("Spectral radius ρ", "谱半径 ρ"),
+    "gradients.activation": ("Activation σ (RNN)", "激活函数 σ（RNN）"),
+    "gradients.forget_bias": ("LSTM forget-gate bias b_f", "LSTM 遗忘门偏置 b_f"),
+    "gradients.input_scale": ("Input scale (std of x(t))", "输入尺度（x(t) 的标准差）"),
+    "gradients.seeds": ("Seeds (median and min–max band)", "随机种子数（中位数与最小–最大带）"),
+    "gradients.no_cell": ("Choose at least one cell.", "请至少选择一种单元。"),
+    "gradients.metric.sigma1": ("σ1 of W_h (RNN)", "W_h 的 σ1（RNN）"),
+    "gradients.metric.rho": ("Spectral radius ρ", "谱半径 ρ"),
+    "gradients.metric.gamma": ("γ = max σ'", "γ = max σ'"),
+    "gradients.metric.sg": ("σ1·γ", "σ1·γ"),
+    "gradients.regime.vanishing": ("vanishing", "梯度消失"),
+    "gradients.regime.exploding": ("exploding", "梯度爆炸"),
+    "gradients.regime.critical": ("critical (σ1γ = 1)", "临界（σ1γ = 1）"),
+    "gradients.regime_note": (
+        "Regime by the notes: σ1·γ = {sg:.3g} → **{regime}**. The bound is an upper bound: with tanh, σ'(z) < 1 "
+        "almost everywhere, so even σ1 = 1 decays — try it.",
+        "按讲义判断：σ1·γ = {sg:.3g} → **{regime}**。这只是上界：tanh 的导数几乎处处 < 1，所以即使 σ1 = 1 梯度也会衰减——试试看。",
+    ),
+    "gradients.exploded_msg": (
+        "{cell}: the gradient norm exploded (inf/NaN in float64) at distance {k}.",
+        "{cell}：梯度范数在距离 {k} 处爆炸（float64 溢出为 inf/NaN）。",
+    ),
+    "gradients.forward_exploded_msg": (
+        "{cell}: the hidden state itself overflowed at step {k} (forward pass).",
+        "{cell}：隐状态本身在第 {k} 步溢出（前向传播）。",
+    ),
+    "gradients.underflow_msg": (
+        "{cell}: the gradient norm underflowed to exactly 0 in float64 at distance {k} (vanished).",
+        "{cell}：梯度范数在距离 {k} 处下溢为 float64 的 0（彻底消失）。",
+    ),
+    "gradients.theory_overflow_msg": (
+        "The bound (σ1γ)^k itself overflows float64 at distance {k}: it is marked exploded there.",
+        "上界 (σ1γ)^k 本身在距离 {k} 处超出 float64 范围：图中在该处标记为爆炸。",
+    ),
+    "gradients.formula_header": ("The notes' derivation, live", "讲义推导与实时数值"),
+    "gradients.formula_note": (
+        "For the RNN at seed 0, distance T − k = {d}: ‖∏ W_hᵀ diag σ'(z(j))‖₂ = {prod:.3e}, bound (σ1γ)^{d} = {bound:.3e}, "
+        "measured ‖∂J(T)/∂h(k)‖ = {meas:.3e} (‖∂J(T)/∂h(T)‖ = 1).",
+        "RNN（种子 0），距离 T − k = {d}：‖∏ W_hᵀ diag σ'(z(j))‖₂ = {prod:.3e}，上界 (σ1γ)^{d} = {bound:.3e}，"
+        "实测 ‖∂J(T)/∂h(k)‖ = {meas:.3e}（‖∂J(T)/∂h(T)‖ = 1）。",
+    ),
+    "gradients.distance_pick": ("Distance T − k for the live numbers", "实时数值所用的距离 T − k"),
+    "gradients.panels.header": ("Why: the spectrum of W_h and the activation's slope", "原因：W_h 的谱与激活函数的斜率"),
+    "gradients.lstm.header": ("LSTM: is ∂c(t)/∂c(t−1) really ≈ f(t)?", "LSTM：∂c(t)/∂c(t−1) 真的 ≈ f(t) 吗？"),
+    "gradients.lstm.note": (
+        "Exact Jacobian = diag f(t) + terms through h(t−1) = o(t−1) ⊙ tanh c(t−1) that the notes ignore. "
+        "Median relative error of the approximation over the steps: {err:.1%}.",
+        "精确雅可比 = diag f(t) + 经由 h(t−1) = o(t−1) ⊙ tanh c(t−1) 的项（讲义忽略了它们）。各步近似的相对误差中位数：{err:.1%}。",
+    ),
+    "gradients.conn.header": ("Which earlier words does a prediction feel?", "一次预测能“感受”到哪些前面的词？"),
+    "gradients.conn.caption": (
+        "Each input word k is shaded by ‖∂J(t)/∂x(k)‖ for the prediction at step t (small RNN and LSTM trained "
+        "briefly on the current corpus; shade relative to the largest, log scale).",
+        "每个输入词 k 按 ‖∂J(t)/∂x(k)‖ 着色，对应第 t 步的预测（在当前语料上短暂训练的小 RNN 与 LSTM；相对最大值，对数刻度）。",
+    ),
+    "gradients.conn.sentence": ("Sentence (index in the training split)", "句子（训练集中的序号）"),
+    "gradients.conn.position": ("Prediction at step t", "第 t 步的预测"),
+    "gradients.conn.too_short": ("The corpus has no sentence long enough for this view.", "语料中没有足够长的句子用于此视图。"),
+    "gradients.conn.predicting": ("Predicting “{word}” from: {context}", "根据 {context} 预测“{word}”"),
+    "gradients.clip.header": ("The clipping lab", "梯度裁剪实验"),
+    "gradients.clip.rule": ("The notes' rule:", "讲义中的规则："),
+    "gradients.cliff.header": ("1. The cliff (Pascanu, Mikolov & Bengio 2013)", "1. 悬崖（Pascanu、Mikolov 与 Bengio，2013）"),
+    "gradients.cliff.caption": (
+        "A one-unit RNN h(t) = w·sigmoid(h(t−1)) + b, h(0) = 0.5, loss L = (h(30) − 0.7)². Near a bifurcation, "
+        "h(30) jumps: the loss has a wall where the gradient is huge. Same start, same learning rate.",
+        "单单元 RNN：h(t) = w·sigmoid(h(t−1)) + b，h(0) = 0.5，损失 L = (h(30) − 0.7)²。在分岔附近 h(30) 会跳变："
+        "损失面上出现梯度极大的“墙”。相同起点、相同学习率。",
+    ),
+    "gradients.cliff.threshold": ("Clipping threshold", "裁剪阈值"),
+    "gradients.cliff.lr": ("Learning rate η", "学习率 η"),
+    "gradients.cliff.start_w": ("Start w", "起点 w"),
+    "gradients.cliff.start_b": ("Start b", "起点 b"),
+    "gradients.cliff.max_step_plain": ("Largest step, no clipping", "最大步长（不裁剪）"),
+    "gradients.cliff.max_step_clip": ("Largest step, clipped (≤ η·threshold)", "最大步长（裁剪，≤ η·阈值）"),
+    "gradients.cliff.final": ("Final loss: plain {plain:.3g} · clipped {clip:.3g}", "最终损失：不裁剪 {plain:.3g} · 裁剪 {clip:.3g}"),
+    "gradients.run.header": ("2. A real small LM training run on the current corpus", "2. 在当前语料上真实训练一个小语言模型"),
+    "gradients.run.caption": (
+        "A vanilla RNN LM (embedding 16, hidden 32, vocabulary ≤ {v}) trained {steps} SGD steps on windows of "
+        "{seq} tokens, W_h initialised with σ1 = {s1}: the same seed and batches, without and with clipping.",
+        "普通 RNN 语言模型（嵌入 16，隐层 32，词表 ≤ {v}），以 {seq} 个词元的窗口做 {steps} 步 SGD，W_h 初始 σ1 = {s1}："
+        "相同种子与批次，分别不裁剪和裁剪。",
+    ),
+    "gradients.run.threshold": ("Clipping threshold", "裁剪阈值"),
+    "gradients.run.lr": ("Learning rate η", "学习率 η"),
+    "gradients.run.share": ("Clipped steps", "被裁剪的步数占比"),
+    "gradients.run.final_plain": ("Final loss, no clipping", "最终损失（不裁剪）"),
+    "gradients.run.final_clip": ("Final loss, clipped", "最终损失（裁剪）"),
+    "gradients.run.diverged": ("The unclipped run blew up (inf/NaN) at step {k}.", "不裁剪的训练在第 {k} 步发散（inf/NaN）。"),
+    "gradients.run.lesson": (
+        "Clipping only shrinks: ĝ keeps its direction and its length is capped. It cures explosion, but a vanished "
+        "gradient (the curves above, far from T) stays vanished — that needs a better cell (LSTM/GRU), not clipping.",
+        "裁剪只会缩小：ĝ 方向不变、长度被限制。它能治梯度爆炸，但已经消失的梯度（上图远离 T 的部分）依然消失——"
+        "那需要更好的单元（LSTM/GRU），而不是裁剪。",
+    ),
+    "gradients.too_small": ("The corpus is too small to train on.", "语料太小，无法训练。"),
+    # figures
+    "gradients.fig.curve": ("{cell} ‖∂J(T)/∂h(k)‖ (median)", "{cell} ‖∂J(T)/∂h(k)‖（中位数）"),
+    "gradients.fig.curve_c": ("{cell} ‖∂J(T)/∂c(k)‖ (median)", "{cell} ‖∂J(T)/∂c(k)‖（中位数）"),
+    "gradients.fig.exploded": ("{cell} exploded at distance {k}", "{cell} 在距离 {k} 处爆炸"),
+    "gradients.fig.underflow": ("{cell} underflowed to 0 at distance {k}", "{cell} 在距离 {k} 处下溢为 0"),
+    "gradients.fig.theory": ("bound (σ1γ)^(T−k), σ1γ = {sg:.3g}", "上界 (σ1γ)^(T−k)，σ1γ = {sg:.3g}"),
+    "gradients.fig.theory_overflow": ("bound exploded at distance {k}", "上界在距离 {k} 处爆炸"),
+    "gradients.fig.curves_title": (
+        "Gradient norm vs distance — σ1γ = {sg:.3g}: {regime}", "梯度范数与距离——σ1γ = {sg:.3g}：{regime}",
+    ),
+    "gradients.fig.distance": ("distance T − k (steps)", "距离 T − k（步）"),
+    "gradients.fig.norm": ("‖∂J(T)/∂h(k)‖ (log scale)", "‖∂J(T)/∂h(k)‖（对数刻度）"),
+    "gradients.fig.unit_circle": ("unit circle |λ| = 1", "单位圆 |λ| = 1"),
+    "gradients.fig.eig_title": ("Eigenvalues of W_h (ρ = {rho:.3g}, σ1 = {sigma1:.3g})", "W_h 的特征值（ρ = {rho:.3g}，σ1 = {sigma1:.3g}）"),
+    "gradients.fig.real": ("Re λ", "Re λ"),
+    "gradients.fig.imag": ("Im λ", "Im λ"),
+    "gradients.fig.step": ("time step j", "时间步 j"),
+    "gradients.fig.deriv": ("mean σ'(z(j))", "σ'(z(j)) 的平均值"),
+    "gradients.fig.deriv_ref": ("γ = max σ' = {v:.3g}", "γ = max σ' = {v:.3g}"),
+    "gradients.fig.deriv_title": ("Mean slope of the activation per step (RNN, seed 0)", "每步激活函数的平均斜率（RNN，种子 0）"),
+    "gradients.fig.deriv_axis": ("mean σ'(z(j)) over units", "各单元 σ'(z(j)) 的平均"),
+    "gradients.fig.jacobian": ("‖W_hᵀ diag σ'(z(j))‖₂", "‖W_hᵀ diag σ'(z(j))‖₂"),
+    "gradients.fig.jacobian_ref": ("σ1·γ = {v:.3g}", "σ1·γ = {v:.3g}"),
+    "gradients.fig.jacobian_title": ("Norm of one Jacobian factor per step (RNN, seed 0)", "每步单个雅可比因子的范数（RNN，种子 0）"),
+    "gradients.fig.jacobian_axis": ("‖W_hᵀ diag σ'(z(j))‖₂ (log scale)", "‖W_hᵀ diag σ'(z(j))‖₂（对数刻度）"),
+    "gradients.fig.conn_colour": ("log10 relative ‖∂J/∂x(k)‖", "log10 相对 ‖∂J/∂x(k)‖"),
+    "gradients.fig.conn_title": ("Gradient reaching each input word when predicting “{word}”", "预测“{word}”时传到各输入词的梯度"),
+    "gradients.fig.conn_axis": ("input position k", "输入位置 k"),
+    "gradients.fig.lstm_exact": ("‖∂c(t)/∂c(t−1)‖₂ exact", "‖∂c(t)/∂c(t−1)‖₂ 精确值"),
+    "gradients.fig.lstm_f": ("‖diag f(t)‖₂ (notes)", "‖diag f(t)‖₂（讲义）"),
+    "gradients.fig.lstm_err": ("relative error", "相对误差"),
+    "gradients.fig.lstm_title": ("LSTM cell path: exact Jacobian vs forget gate (seed 0)", "LSTM 记忆通路：精确雅可比与遗忘门（种子 0）"),
+    "gradients.fig.lstm_axis": ("spectral norm", "谱范数"),
+    "gradients.fig.lstm_err_axis": ("‖exact − diag f‖ / ‖exact‖", "‖精确 − diag f‖ / ‖精确‖"),
+    "gradients.fig.cliff_colour": ("log10 L", "log10 L"),
+    "gradients.fig.cliff_title": ("Loss surface of a one-unit RNN with gradient-descent paths", "单单元 RNN 的损失面与梯度下降路径"),
+    "gradients.fig.path_plain": ("gradient descent", "梯度下降"),
+    "gradients.fig.path_clipped": ("with norm clipping", "加范数裁剪"),
+    "gradients.fig.w": ("recurrent weight w", "循环权重 w"),
+    "gradients.fig.b": ("bias b", "偏置 b"),
+    "gradients.fig.run_unclipped": ("no clipping", "不裁剪"),
+    "gradients.fig.run_clipped": ("clipped", "裁剪"),
+    "gradients.fig.diverged": ("diverged at step {k}", "在第 {k} 步发散"),
+    "gradients.fig.threshold": ("threshold = {v:g}", "阈值 = {v:g}"),
+    "gradients.fig.norm_trace_title": ("Global gradient norm ‖ĝ‖ per step (before clipping)", "每步的全局梯度范数 ‖ĝ‖（裁剪前）"),
+    "gradients.fig.train_step": ("training step", "训练步"),
+    "gradients.fig.grad_norm": ("‖ĝ‖ (log scale)", "‖ĝ‖（对数刻度）"),
+    "gradients.fig.loss_title": ("Training loss with and without clipping (same seed)", "裁剪与不裁剪的训练损失（相同种子）"),
+    "gradients.fig.loss_axis": ("J (nats per token)", "J（奈特/词元）"),
+}

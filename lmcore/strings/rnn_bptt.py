@@ -1,0 +1,68 @@
+"""The RNN forward pass & BPTT page and its figures (keys ``rnn_bptt.*``)."""
+
+STRINGS = {
+    "rnn_bptt.caption": (
+        "A small vanilla RNN language model on the current corpus, run word by word: the hidden state, the "
+        "next-word distribution, the losses J(t), and where the gradient ∂J/∂W_h comes from (BPTT).",
+        "在当前语料上的一个小型普通 RNN 语言模型，逐词运行：隐状态、下一个词的分布、损失 J(t)，以及梯度 ∂J/∂W_h 的来源（BPTT）。",
+    ),
+    "rnn_bptt.model": ("Model", "模型"),
+    "rnn_bptt.model.random": ("random initialisation", "随机初始化"),
+    "rnn_bptt.model.trained": ("briefly trained (300 SGD steps, clipped)", "短暂训练（300 步 SGD，带裁剪）"),
+    "rnn_bptt.sentence": ("Sentence (index in the test split)", "句子（测试集中的序号）"),
+    "rnn_bptt.no_sentence": ("The corpus has no test sentence of 3 to 30 tokens.", "语料中没有 3 到 30 个词元的测试句。"),
+    "rnn_bptt.too_small": ("The corpus is too small to train on.", "语料太小，无法训练。"),
+    "rnn_bptt.model_info": (
+        "Vocabulary {v} (most frequent training words; others → <unk>), embedding d = {d}, hidden n = {n}, tanh. "
+        "</s> separates sentences, so it is also the first input.",
+        "词表 {v}（训练集中最常见的词；其余 → <unk>），嵌入 d = {d}，隐层 n = {n}，tanh。</s> 分隔句子，因此也作为第一个输入。",
+    ),
+    "rnn_bptt.forward.header": ("Forward pass, step by step", "逐步前向传播"),
+    "rnn_bptt.step": ("Step t", "时间步 t"),
+    "rnn_bptt.step_caption": (
+        "Step {t}: input x({t}) = “{word}”, the model should predict “{target}” (p = {p:.4f}).",
+        "第 {t} 步：输入 x({t}) = “{word}”，模型应当预测“{target}”（p = {p:.4f}）。",
+    ),
+    "rnn_bptt.topk": ("Top-{k} next words ŷ(t) at each step", "每步 ŷ(t) 概率最高的 {k} 个词"),
+    "rnn_bptt.col.t": ("t", "t"),
+    "rnn_bptt.col.input": ("input x(t)", "输入 x(t)"),
+    "rnn_bptt.col.target": ("target x(t+1)", "目标 x(t+1)"),
+    "rnn_bptt.col.p_target": ("ŷ(t)[target]", "ŷ(t)[目标]"),
+    "rnn_bptt.col.J": ("J(t)", "J(t)"),
+    "rnn_bptt.col.top": ("top {k}", "前 {k}"),
+    "rnn_bptt.metric.J": ("J = mean J(t)", "J = J(t) 的平均"),
+    "rnn_bptt.metric.ppl": ("PPL = exp(J)", "PPL = exp(J)"),
+    "rnn_bptt.metric.T": ("T (steps)", "T（步数）"),
+    "rnn_bptt.bptt.header": ("BPTT: where ∂J/∂W_h comes from", "BPTT：∂J/∂W_h 从哪里来"),
+    "rnn_bptt.bptt.caption": (
+        "Cell (t, k) is ‖G(t, k)‖ = ‖δ(t,k) h(k−1)ᵀ‖, the part of ∂J(t)/∂W_h that flows back to step k. Row t sums "
+        "(as matrices) to ∂J(t)/∂W_h; everything divided by T sums to ∂J/∂W_h — checked against autograd in the tests.",
+        "单元格 (t, k) 为 ‖G(t, k)‖ = ‖δ(t,k) h(k−1)ᵀ‖，即 ∂J(t)/∂W_h 中回传到第 k 步的部分。第 t 行（按矩阵）求和得 ∂J(t)/∂W_h；"
+        "全部求和再除以 T 得 ∂J/∂W_h——测试中已与自动微分核对。",
+    ),
+    "rnn_bptt.window": ("Truncation window (steps kept back in time)", "截断窗口（向过去保留的步数）"),
+    "rnn_bptt.metric.dropped": ("Share of Σ‖G‖ dropped", "被丢弃的 Σ‖G‖ 占比"),
+    "rnn_bptt.metric.trunc_err": ("Error of truncated ∂J/∂W_h", "截断后 ∂J/∂W_h 的误差"),
+    "rnn_bptt.metric.grad_norm": ("‖∂J/∂W_h‖ (full BPTT)", "‖∂J/∂W_h‖（完整 BPTT）"),
+    "rnn_bptt.live_grad": (
+        "Here ∂J/∂W_h has ‖·‖ = {full:.4g}; truncated to {w} steps it is {trunc:.4g} away from it.",
+        "此处 ‖∂J/∂W_h‖ = {full:.4g}；截断到 {w} 步后与之相差 {trunc:.4g}。",
+    ),
+    "rnn_bptt.formulas": ("The notes' formulas with this sentence's numbers", "讲义公式与本句的数值"),
+    # figures
+    "rnn_bptt.fig.h_title": ("Hidden state h(t) over time (units × steps)", "隐状态 h(t) 随时间变化（单元 × 时间步）"),
+    "rnn_bptt.fig.input_axis": ("step t (input word x(t))", "时间步 t（输入词 x(t)）"),
+    "rnn_bptt.fig.unit_axis": ("hidden unit i", "隐藏单元 i"),
+    "rnn_bptt.fig.loss_title": ("Per-step loss J(t) = −log ŷ(t)[x(t+1)]", "每步损失 J(t) = −log ŷ(t)[x(t+1)]"),
+    "rnn_bptt.fig.target_axis": ("step t (target word x(t+1))", "时间步 t（目标词 x(t+1)）"),
+    "rnn_bptt.fig.loss_axis": ("J(t) (nats)", "J(t)（奈特）"),
+    "rnn_bptt.fig.mean_J": ("J = {J:.3f}, PPL = {ppl:.1f}", "J = {J:.3f}，PPL = {ppl:.1f}"),
+    "rnn_bptt.fig.bptt_colour": ("log10 ‖G(t,k)‖", "log10 ‖G(t,k)‖"),
+    "rnn_bptt.fig.bptt_title": ("BPTT contributions ‖∂J(t)/∂W_h through step k‖", "BPTT 贡献 ‖∂J(t)/∂W_h 经由第 k 步‖"),
+    "rnn_bptt.fig.k_axis": ("step k the gradient flows back to (input word)", "梯度回传到的时间步 k（输入词）"),
+    "rnn_bptt.fig.t_axis": ("loss J(t) at step t", "第 t 步的损失 J(t)"),
+    "rnn_bptt.fig.window": ("truncation: left of the line is dropped (window {w})", "截断：线左侧被丢弃（窗口 {w}）"),
+    "rnn_bptt.fig.trunc_title": ("Truncated BPTT: relative error of ∂J/∂W_h", "截断 BPTT：∂J/∂W_h 的相对误差"),
+    "rnn_bptt.fig.window_axis": ("window (steps back in time)", "窗口（向过去的步数）"),
+    "rnn_bptt.fig.trunc_axis": ("‖truncated − full‖ / ‖full‖", "‖截断 − 完整‖ / ‖完整‖"),
+}

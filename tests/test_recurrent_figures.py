@@ -1,0 +1,94 @@
+"""The gradients and RNN figures: both languages, markers for inf/NaN/0, no non-finite numbers
+sent to Plotly, token labels escaped, the truncation staircase where it belongs."""
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from lmcore.figures.gradients import (
+    cliff_figure, connectivity_figure, eigenvalue_figure, forget_gate_figure, gradient_curves_figure,
+    per_step_figure, training_loss_figure, training_norm_figure,
+)
+from lmcore.figures.rnn import bptt_heatmap, hidden_state_heatmap, step_loss_figure, truncation_error_figure
+from lmcore.recurrent.cliff import descend, loss_surface
+from lmcore.recurrent.clip_run import TrainingLog
+from lmcore.recurrent.gradient_flow import curves_over_seeds
+from lmcore.recurrent.weights import CellSpec
+
+torch.set_num_threads(1)
+
+
+def _finite_json(fig) -> dict:
+    text = fig.to_json()
+    assert "NaN" not in text and "Infinity" not in text
+    return json.loads(text)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_extreme_curves_mark_explosion(lang):
+    bands = {c: curves_over_seeds(CellSpec(c, 16, 4, "orthogonal", 5.0, "relu"), 1000, 1.0, [0, 1])
+             for c in ("rnn",)}
+    assert bands["rnn"].exploded_at is not None
+    fig = gradient_curves_figure(bands, 5.0, 1.0, lang)
+    spec = _finite_json(fig)
+    notes = " ".join(a["text"] for a in spec["layout"]["annotations"])
+    word = "exploded" if lang == "en" else "爆炸"
+    assert f"{bands['rnn'].exploded_at}" in notes and word in notes
+    assert spec["layout"]["yaxis"]["type"] == "log"
+    assert spec["layout"]["title"]["text"] and spec["layout"]["xaxis"]["title"]["text"]
+
+
+def test_vanishing_curves_mark_underflow_and_lstm_cell_path():
+    bands = {"rnn": curves_over_seeds(CellSpec("rnn", 16, 4, "orthogonal", 0.5, "sigmoid"), 600, 1.0, [0]),
+             "lstm": curves_over_seeds(CellSpec("lstm", 16, 4), 600, 1.0, [0])}
+    spec = _finite_json(gradient_curves_figure(bands, 0.5, 0.25))
+    assert any("0" in a["text"] and "underflow" in a["text"] for a in spec["layout"]["annotations"])
+    names = [d.get("name") or "" for d in spec["data"]]
+    assert any("∂c(k)" in n for n in names) and any("(σ1γ)" in n for n in names)
+
+
+def test_connectivity_escapes_tokens_and_normalises_rows():
+    fig = connectivity_figure(["</s>", "a", "<unk>", "b"], {"rnn": np.array([1e-3, 1e-1, 1.0])}, "<b>")
+    spec = _finite_json(fig)
+    assert spec["data"][0]["text"][0] == ["&lt;/s&gt;", "a", "&lt;unk&gt;", "b"]
+    assert spec["data"][0]["z"][0][:3] == pytest.approx([-3.0, -1.0, 0.0])
+    assert "&lt;b&gt;" in spec["layout"]["title"]["text"]
+
+
+def test_bptt_heatmap_staircase_separates_dropped_cells():
+    norms = np.tril(np.ones((5, 5)))
+    norms[norms == 0] = np.nan
+    fig = bptt_heatmap(norms, list("abcde"), window=2)
+    line = fig.data[1]
+    # every vertical segment sits at k = t − window + 0.5: cells left of it have t − k ≥ window
+    for x0, x1, y0, y1 in zip(line.x[1::3], line.x[2::3], line.y[1::3], line.y[2::3]):
+        t = (y0 + y1) / 2
+        assert x0 == x1
+        assert t - (x0 - 0.5) >= 2 > t - (x0 + 0.5)  # left cell dropped, right cell kept
+    assert len(bptt_heatmap(norms, list("abcde"), window=5).data) == 1  # nothing dropped: no line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_other_figures_build(lang):
+    rng = np.random.default_rng(0)
+    figs = [
+        eigenvalue_figure(np.array([0.5 + 0.5j, 0.5 - 0.5j, -0.9]), 1.2, lang),
+        per_step_figure(np.array([0.5, 0.4, 0.3]), 1.0, "deriv", lang),
+        per_step_figure(np.array([0.9, np.inf, 0.3]), 1.0, "jacobian", lang),
+        forget_gate_figure({"exact": np.ones(4), "forget": np.ones(4), "relative_error": np.zeros(4)}, lang),
+        cliff_figure(loss_surface((0.0, 12.0), (-8.0, 2.0), 30),
+                     {"plain": descend((10.0, -6.0), 0.05, 20), "clipped": descend((10.0, -6.0), 0.05, 20, 1.0)}, lang),
+        hidden_state_heatmap(rng.normal(size=(6, 4)), ["</s>", "a", "b", "a", "c", "d"], 2, lang),
+        step_loss_figure(np.array([1.0, 2.0, 3.0]), ["a", "a", "</s>"], 1, lang),
+        truncation_error_figure(np.array([0.5, 0.1, 0.0]), 2, lang),
+    ]
+    logs = {"unclipped": TrainingLog(np.array([3.0, np.nan]), np.array([5.0, np.nan]), np.array([False, False]), None, 1),
+            "clipped": TrainingLog(np.array([3.0, 2.0]), np.array([5.0, 0.5]), np.array([True, False]), 1.0, None)}
+    figs += [training_norm_figure(logs, 1.0, lang), training_loss_figure(logs, lang)]
+    for fig in figs:
+        spec = _finite_json(fig)
+        assert spec["layout"]["title"]["text"]
+        assert spec["layout"]["xaxis"]["title"]["text"]
+    heat = _finite_json(figs[5])
+    assert heat["layout"]["xaxis"]["ticktext"][0] == "&lt;/s&gt;" and len(heat["data"][0]["x"]) == 6
