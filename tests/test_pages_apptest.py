@@ -56,3 +56,23 @@ def test_binary_upload_shows_the_clear_error_and_keeps_working():
     assert errors(at) == []
     assert t("error.binary", "zh") in at.error[0].value
     assert at.session_state["corpus"].name == "english"
+
+
+def test_language_defaults_to_the_browser_locale():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest_helpers import APP
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.context = {"locale": "zh-CN"}
+    at.run()
+    assert at.sidebar.selectbox(key="lang").value == "zh"
+    assert at.title[0].value == t("app.title", "zh")
+
+
+def test_settings_are_shared_through_the_url():
+    at = run_page("corpus", "en", query={"corpus": "synthetic", "sents": "400", "top": "50"})
+    assert at.session_state["corpus"].true_entropy is not None
+    assert len(at.session_state["corpus"].sentences) == 400
+    assert at.select_slider(key="corpus_top").value == 50
+    assert errors(at) == []
