@@ -47,6 +47,7 @@ def test_deep_link_as_first_request_runs_the_whole_app(browser):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{url}/corpus-stats?lang=en")
         wait_for_app(page)
+        screenshot(page, "first-request-deep-link")
         assert _sidebar(page).get_by_text(t("sidebar.corpus", "en")).first.is_visible()
         assert page.get_by_role("heading", name=t("nav.corpus", "en")).is_visible()
         assert page.locator("[data-testid='stException']").count() == 0
