@@ -1,7 +1,147 @@
-"""Placeholder until this page is built."""
+"""N-grams & smoothing: one context under six methods, sparsity, a perplexity grid, continuation counts."""
+import math
+
+import numpy as np
+import pandas as pd
 import streamlit as st
 
-from ui.state import tr
+from lmcore.figures.ngram import (continuation_figure, method_label, next_word_figure, perplexity_heatmap,
+                                  sparsity_figure, unseen_mass_figure)
+from lmcore.ngram import METHODS, NgramModel, count_ngrams
+from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
+from lmcore.ngram.arpa import arpa_lines
+from lmcore.ngram.compare import frequent_contexts, next_word_table
+from lmcore.ngram.explain import kn_terms, tex
+from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
+GRID_ORDERS = [1, 2, 3, 4, 5]
+@st.cache_resource(show_spinner=False, max_entries=8)
+def counts_for(key: str, _train):
+    return count_ngrams(_train, 6)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def model_for(key: str, order: int, method: str, delta: float, d: float, _counts):
+    return NgramModel(_counts, order, method, delta=delta, discount=d)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def grid_for(key: str, delta: float, d: float, _counts, _valid):
+    return perplexity_grid(_counts, _valid, GRID_ORDERS, list(METHODS), delta, d)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def sparsity_for(key: str, _counts, _valid):
+    return unseen_share_by_order(_counts, _valid, 5)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def arpa_for(key: str, order: int, _model) -> str:
+    return "\n".join(arpa_lines(_model)) + "\n"
+
+
+corpus = current_corpus()
+train, valid = corpus.mapped("train"), corpus.mapped("valid") or corpus.mapped("test")
 st.title(tr("nav.ngram"))
-st.info(tr("page.placeholder"))
+st.caption(tr("ngram.caption"))
+if not train:
+    st.error(tr("ngram.error.empty"))
+    st.stop()
+counts = counts_for(corpus.key, train)
+
+c1, c2, c3 = st.columns(3)
+order = c1.slider(tr("ngram.order"), 1, 6, min(max(query_param("n", 3), 1), 6), key="ngram_order")
+delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0), 0.01, key="ngram_delta")
+d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75), 0.05, key="ngram_d")
+set_query_params(n=order, delta=delta, d=d)
+models = {m: model_for(corpus.key, order, m, delta, d, counts) for m in METHODS}
+
+context: list[str] = []
+if order == 1:
+    st.info(tr("ngram.unigram_note"))
+else:
+    mode = st.radio(tr("ngram.context_mode"), ["pick", "type"], horizontal=True,
+                    format_func=labeller("ngram.context_mode"), key="ngram_context_mode")
+    if mode == "pick":
+        options = frequent_contexts(models["mle"], 30)
+        context = st.selectbox(tr("ngram.context_pick"), options, format_func=" ".join, key="ngram_context_pick")
+    else:
+        typed = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed").split()
+        start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start")
+        context = (["<s>"] if start else []) + corpus.vocab.map(typed)
+
+n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows")
+table = next_word_table(models, context, n_rows=n_rows)
+st.subheader(tr("ngram.table.header"))
+st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
+if order > 1 and table.context_count == 0:
+    st.warning(tr("ngram.context_unseen"))
+labels = {m: method_label(m, lang()) for m in METHODS}
+rows = {tr("ngram.table.word"): table.words + [tr("ngram.table.others"), tr("ngram.table.sum")],
+        tr("ngram.table.count"): list(table.counts) + [None, table.context_count]}
+for m in METHODS:
+    rows[labels[m]] = list(table.probs[m]) + [table.others[m], table.sums[m]]
+frame = pd.DataFrame(rows)
+mle_col = labels["mle"]
+styled = frame.style.format({c: "{:.4f}" for c in labels.values()}, na_rep="").map(
+    lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[mle_col])
+st.dataframe(styled, hide_index=True)
+st.caption(tr("ngram.table.note"))
+st.download_button(tr("ngram.download.csv"), frame.to_csv(index=False).encode("utf-8"),
+                   file_name="next_words.csv", mime="text/csv")
+
+shown = st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=["mle", "add-delta", "modified-kn", "kn-notes"],
+                       format_func=labeller("ngram.method"), key="ngram_methods")
+left, right = st.columns(2)
+left.plotly_chart(next_word_figure(table.words, {m: table.probs[m] for m in shown}, lang=lang()), width="stretch")
+right.plotly_chart(unseen_mass_figure(list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()),
+                   width="stretch")
+
+st.subheader(tr("ngram.formula.header"))
+word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
+c_hw, c_h, V = models["mle"].count(table.context + [word]) if table.context else models["mle"].count([word]), table.context_count, len(models["mle"].vocab)
+st.markdown(tr("ngram.formula.add_delta"))
+st.latex(rf"P_{{smooth}}(\text{{{tex(word)}}}\mid h)=\frac{{C(h,w)+\delta}}{{C(h)+\delta|V|}}=\frac{{{c_hw:g}+{delta:g}}}{{{c_h:g}+{delta:g}\cdot {V}}}={models['add-delta'].prob(word, context):.5f}")
+kn = kn_terms(models["kn-notes"], word, context)
+st.markdown(tr("ngram.formula.kn"))
+if kn.seen:
+    rhs = rf"\frac{{\max({kn.count:g}-{kn.discount:g},0)}}{{{kn.context_count:g}}}+{kn.lam:.4f}\cdot {kn.lower:.5f}"
+else:
+    rhs = rf"P_{{KN}}(w\mid h_{{-1}})={kn.lower:.5f}"
+st.latex(rf"P_{{KN}}(w\mid h)={rhs}={kn.value:.5f}")
+st.caption(tr("ngram.formula.kn_counts", value=f"{models['kn-interp'].prob(word, context):.5f}"))
+
+st.subheader(tr("ngram.sparsity.header"))
+if valid:
+    st.plotly_chart(sparsity_figure(sparsity_for(corpus.key, counts, valid), lang=lang()), width="stretch")
+    st.subheader(tr("ngram.grid.header"))
+    st.caption(tr("ngram.grid.caption"))
+    floor = math.exp(corpus.true_entropy) if corpus.true_entropy is not None else None
+    if floor is not None:
+        st.info(tr("ngram.grid.floor", h=corpus.true_entropy, floor=floor))
+    grid = grid_for(corpus.key, delta, d, counts, valid)
+    st.plotly_chart(perplexity_heatmap(GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), width="stretch")
+
+st.subheader(tr("ngram.cont.header"))
+st.caption(tr("ngram.cont.caption"))
+cc = continuation_counts(counts)
+ratio = cc.count / np.maximum(cc.continuation, 1)
+ratio[:2] = 0
+label = [int(i) for i in np.argsort(-ratio)[:10]]
+st.plotly_chart(continuation_figure(cc.words, cc.count, cc.continuation, label, lang=lang()), width="stretch")
+left, right = st.columns(2)
+for col, key, title in ((left, "count", "ngram.cont.by_count"), (right, "continuation", "ngram.cont.by_cont")):
+    idx = top_by(cc, key, 15)
+    col.markdown(f"**{tr(title)}**")
+    col.dataframe(pd.DataFrame({tr("ngram.table.word"): [cc.words[i] for i in idx], "C(w)": cc.count[idx],
+                                "N1+(• w)": cc.continuation[idx]}), hide_index=True)
+
+st.subheader(tr("ngram.sample.header"))
+s1, s2 = st.columns(2)
+sample_method = s1.selectbox(tr("ngram.sample.method"), list(METHODS), index=4, format_func=labeller("ngram.method"),
+                             key="ngram_sample_method")
+seed = int(s2.number_input(tr("ngram.sample.seed"), 0, 10_000, 0, key="ngram_seed"))
+for i in range(3):
+    st.markdown("· " + (" ".join(models[sample_method].sample(seed * 3 + i, 40)) or "∅"))
+st.download_button(tr("ngram.download.arpa"), arpa_for(corpus.key, order, models["modified-kn"]).encode("utf-8"),
+                   file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")

@@ -1,0 +1,159 @@
+"""Figures of the n-gram and chain-rule pages (data in, plotly Figure out)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from lmcore.i18n import t
+from lmcore.lm_protocol import TokenLogProbs
+
+MAX_DIE_FACES = 60
+
+
+def method_label(method: str, lang: str = "en") -> str:
+    return t(f"ngram.method.{method}", lang)
+
+
+def next_word_figure(words: Sequence[str], dists: dict[str, np.ndarray], lang: str = "en") -> go.Figure:
+    """Grouped bars: P(w | h) of the listed words under each method (``dists[method][i]``)."""
+    fig = go.Figure()
+    x = list(range(len(words)))
+    for method, p in dists.items():
+        fig.add_bar(x=x, y=np.asarray(p), name=method_label(method, lang),
+                    hovertemplate="%{customdata}: %{y:.4f}<extra>" + method_label(method, lang) + "</extra>",
+                    customdata=list(words))
+    fig.update_layout(title=t("ngram.fig.next.title", lang), barmode="group",
+                      xaxis=dict(tickvals=x, ticktext=list(words), title=t("ngram.fig.next.x", lang)),
+                      yaxis=dict(title="P(w | h)"), margin=dict(t=60, b=40))
+    return fig
+
+
+def unseen_mass_figure(methods: Sequence[str], mass: Sequence[float], lang: str = "en") -> go.Figure:
+    """Bar per method: Σ P(w | h) over the words never seen after h (the mass moved to them)."""
+    fig = go.Figure(go.Bar(x=[method_label(m, lang) for m in methods], y=list(mass),
+                           text=[f"{v:.3f}" for v in mass], textposition="outside"))
+    fig.update_layout(title=t("ngram.fig.unseen.title", lang), yaxis=dict(title=t("ngram.fig.unseen.y", lang)),
+                      margin=dict(t=60, b=40))
+    return fig
+
+
+def sparsity_figure(shares: Sequence[float], lang: str = "en") -> go.Figure:
+    """Share of held-out n-grams never seen in training, for n = 1, 2, …"""
+    n = list(range(1, len(shares) + 1))
+    fig = go.Figure(go.Bar(x=n, y=list(shares), text=[f"{s:.1%}" for s in shares], textposition="outside"))
+    fig.update_layout(title=t("ngram.fig.sparsity.title", lang),
+                      xaxis=dict(title="n", tickvals=n), yaxis=dict(title=t("ngram.fig.sparsity.y", lang),
+                                                                   tickformat=".0%", range=[0, 1.1]),
+                      margin=dict(t=60, b=40))
+    return fig
+
+
+def perplexity_heatmap(orders: Sequence[int], methods: Sequence[str], grid: np.ndarray,
+                       floor: float | None = None, lang: str = "en") -> go.Figure:
+    """Held-out perplexity, n × method (log colour scale); the true floor exp(H) annotated."""
+    grid = np.asarray(grid, dtype=float)
+    finite = np.where(np.isfinite(grid), grid, np.nan)
+    text = [["∞" if np.isinf(v) else f"{v:.1f}" for v in row] for row in grid]
+    x = list(range(len(methods)))
+    fig = go.Figure(go.Heatmap(z=np.log10(finite), x=x, y=list(orders), text=text, texttemplate="%{text}",
+                               colorscale="Viridis_r", showscale=False,
+                               hovertemplate="n=%{y}<br>%{text}<extra></extra>"))
+    title = t("ngram.fig.grid.title", lang)
+    if floor is not None:
+        title += " — " + t("ngram.fig.grid.floor", lang, floor=floor)
+    fig.update_layout(title=title, xaxis=dict(tickvals=x, ticktext=[method_label(m, lang) for m in methods]),
+                      yaxis=dict(title="n", tickvals=list(orders), autorange="reversed"), margin=dict(t=60, b=40))
+    return fig
+
+
+def continuation_figure(words: Sequence[str], counts: np.ndarray, continuation: np.ndarray,
+                        label: Sequence[int] = (), lang: str = "en") -> go.Figure:
+    """Each word at (C(w), N1+(• w)), log axes; words in ``label`` named (the 'Francisco' words:
+    frequent, yet after very few distinct words)."""
+    keep = (np.asarray(counts) > 0) & (np.asarray(continuation) > 0)
+    idx = np.nonzero(keep)[0]
+    fig = go.Figure()
+    fig.add_scatter(x=np.asarray(counts)[idx], y=np.asarray(continuation)[idx], mode="markers",
+                    marker=dict(size=5, opacity=0.5), name=t("ngram.fig.cont.words", lang),
+                    text=[words[i] for i in idx], hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
+    lab = [i for i in label if keep[i]]
+    fig.add_scatter(x=np.asarray(counts)[lab], y=np.asarray(continuation)[lab], mode="markers+text",
+                    text=[words[i] for i in lab], textposition="top center", marker=dict(size=8, color="crimson"),
+                    name=t("ngram.fig.cont.labelled", lang), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
+    fig.update_layout(title=t("ngram.fig.cont.title", lang),
+                      xaxis=dict(type="log", title=t("ngram.fig.cont.x", lang)),
+                      yaxis=dict(type="log", title=t("ngram.fig.cont.y", lang)), margin=dict(t=60, b=40))
+    return fig
+
+
+def path_text(scores: TokenLogProbs, i: int, lang: str = "en") -> str:
+    """Which order or backoff path produced P(x_i | history), in words."""
+    parts = []
+    if scores.oov[i]:
+        parts.append(t("chain_rule.path.oov", lang))
+    if scores.found_order is None:
+        return " · ".join(parts) or t("chain_rule.path.model", lang)
+    found, used, avail = (int(scores.found_order[i]), int(scores.context_order[i]), int(scores.available_order[i]))
+    if used < avail:
+        parts.append(t("chain_rule.path.context_unseen", lang, avail=avail, used=used))
+    if found == used and found > 0:
+        parts.append(t("chain_rule.path.found", lang, n=found))
+    elif found > 0:
+        parts.append(t("chain_rule.path.backoff", lang, used=used, found=found))
+    else:
+        parts.append(t("chain_rule.path.none", lang))
+    return " · ".join(parts)
+
+
+def _positions(scores: TokenLogProbs) -> tuple[list[int], list[str]]:
+    return list(range(len(scores.tokens))), list(scores.tokens)
+
+
+def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
+    """P(x_t | x_<t) per token; hover tells the path; zero probabilities marked in red."""
+    x, ticks = _positions(scores)
+    p = scores.probs
+    colors = ["crimson" if v == 0 else ("orange" if o else "steelblue") for v, o in zip(p, scores.oov)]
+    hover = [f"{tok}<br>P = {v:.3g}<br>{path_text(scores, i, lang)}" for i, (tok, v) in enumerate(zip(ticks, p))]
+    fig = go.Figure(go.Bar(x=x, y=p, marker_color=colors, hovertext=hover, hoverinfo="text",
+                           text=[f"{v:.3g}" for v in p], textposition="outside"))
+    fig.update_layout(title=t("chain_rule.fig.bars.title", lang),
+                      xaxis=dict(tickvals=x, ticktext=ticks), yaxis=dict(title="P(x_t | x_<t)", type="log"),
+                      margin=dict(t=60, b=40))
+    return fig
+
+
+def cumulative_logprob_figure(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
+    """Σ_{s≤t} ln P(x_s | x_<s): the log-probability of the prefix, token by token."""
+    x, ticks = _positions(scores)
+    with np.errstate(invalid="ignore"):
+        cum = np.cumsum(scores.logprobs)
+    fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(cum), cum, None), mode="lines+markers"))
+    fig.update_layout(title=t("chain_rule.fig.cum.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
+                      yaxis=dict(title=t("chain_rule.fig.cum.y", lang)), margin=dict(t=60, b=40))
+    return fig
+
+
+def running_perplexity_figure(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
+    """exp(−(1/t) Σ_{s≤t} ln P(x_s | x_<s)) after each token t."""
+    x, ticks = _positions(scores)
+    with np.errstate(invalid="ignore", over="ignore"):
+        run = np.exp(-np.cumsum(scores.logprobs) / np.arange(1, len(x) + 1))
+    fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(run), run, None), mode="lines+markers"))
+    fig.update_layout(title=t("chain_rule.fig.run.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
+                      yaxis=dict(title="PPL", type="log"), margin=dict(t=60, b=40))
+    return fig
+
+
+def uniform_die_figure(ppl: float, lang: str = "en") -> go.Figure:
+    """A k-sided fair die, k ≈ PPL: k equal bars of height 1/k (first MAX_DIE_FACES faces drawn)."""
+    k = max(1, int(round(ppl))) if np.isfinite(ppl) else MAX_DIE_FACES
+    faces = min(k, MAX_DIE_FACES)
+    fig = go.Figure(go.Bar(x=list(range(1, faces + 1)), y=[1.0 / k] * faces, marker_color="seagreen"))
+    note = "" if k <= MAX_DIE_FACES else " " + t("chain_rule.fig.die.more", lang, k=k, shown=faces)
+    fig.update_layout(title=t("chain_rule.fig.die.title", lang, k=k) + note, bargap=0.1,
+                      xaxis=dict(title=t("chain_rule.fig.die.x", lang)), yaxis=dict(title="1/k"),
+                      margin=dict(t=60, b=40), showlegend=False)
+    return fig

@@ -1,0 +1,88 @@
+"""One context, every method side by side: the next-word table of the n-gram page."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from lmcore.ngram.levels import context_row
+from lmcore.ngram.model import NgramModel
+
+
+def context_counts(model: NgramModel, context: Sequence[str]) -> np.ndarray:
+    """C(h, w) for every w of ``model.vocab``, h = the last N−1 tokens of ``context`` (raw counts)."""
+    h = list(context)[max(0, len(context) - (model.order - 1)):] if model.order > 1 else []
+    out = np.zeros(len(model.vocab))
+    if not h:
+        out[:] = model.tables[0].count[:-1]
+        return out
+    c = context_row(model.tables, model._ids(h))
+    if c < 0 or len(h) != model.order - 1:
+        return out
+    table = model.tables[len(h)]
+    lo, hi = int(table.ctx_start[c]), int(table.ctx_start[c + 1])
+    out[table.word[lo:hi]] = table.count[lo:hi]
+    return out
+
+
+@dataclass(frozen=True)
+class NextWordTable:
+    """Rows: the most frequent next words, a few unseen ones, then 'all other words' and Σ."""
+
+    context: list[str]
+    context_count: float
+    words: list[str]
+    counts: np.ndarray
+    probs: dict[str, np.ndarray]
+    others: dict[str, float]
+    sums: dict[str, float]
+    unseen_mass: dict[str, float]
+
+
+def next_word_table(models: dict[str, NgramModel], context: Sequence[str], n_rows: int = 10,
+                    n_unseen: int = 3) -> NextWordTable:
+    """Compare ``models`` (same counts and order) after ``context``."""
+    first = next(iter(models.values()))
+    counts = context_counts(first, context)
+    dists = {m: lm.distribution(context) for m, lm in models.items()}
+    seen = np.nonzero(counts > 0)[0]
+    top = seen[np.argsort(-counts[seen], kind="stable")][:n_rows]
+    ref = dists.get("modified-kn", next(iter(dists.values())))
+    unseen = np.nonzero(counts == 0)[0]
+    extra = unseen[np.argsort(-ref[unseen], kind="stable")][:n_unseen]
+    shown = np.concatenate([top, extra]).astype(int)
+    rest = np.ones(len(counts), dtype=bool)
+    rest[shown] = False
+    h = list(context)[max(0, len(context) - (first.order - 1)):] if first.order > 1 else []
+    return NextWordTable(
+        context=h, context_count=float(counts.sum()), words=[first.vocab[i] for i in shown],
+        counts=counts[shown], probs={m: p[shown] for m, p in dists.items()},
+        others={m: float(p[rest].sum()) for m, p in dists.items()},
+        sums={m: float(p.sum()) for m, p in dists.items()},
+        unseen_mass={m: float(p[counts == 0].sum()) for m, p in dists.items()},
+    )
+
+
+def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
+    """The k most frequent contexts of length N−1 in training (``<s>`` included), by C(h)."""
+    if model.order < 2:
+        return [[]]
+    table = model.tables[model.order - 1]
+    totals = np.add.reduceat(table.count, table.ctx_start[:-1]) if len(table) else np.zeros(0)
+    starts = table.ctx_start
+    nonempty = starts[1:] > starts[:-1]
+    totals = np.where(nonempty, totals, 0)
+    best = np.argsort(-totals, kind="stable")[:k]
+    names = list(model.vocab) + ["<s>"]
+    out = []
+    for c in best:
+        if totals[c] <= 0:
+            break
+        words, row = [], int(c)
+        for order in range(model.order - 1, 0, -1):
+            t = model.tables[order - 1]
+            words.append(names[int(t.word[row])])
+            row = int(t.ctx[row])
+        out.append(words[::-1])
+    return out
