@@ -76,3 +76,21 @@ def test_settings_are_shared_through_the_url():
     assert len(at.session_state["corpus"].sentences) == 400
     assert at.select_slider(key="corpus_top").value == 50
     assert errors(at) == []
+
+
+@pytest.mark.parametrize("stem", [stem for stem, _, _ in PAGES])
+def test_page_survives_a_two_word_corpus(stem):
+    """The smallest corpus the pipeline accepts (2 sentences of one word): a clear page, no traceback."""
+    at = run_page("home", "en")
+    _upload(at, "tiny.txt", b"Hello.\nHello.\n")
+    assert at.session_state["corpus"].name == "tiny.txt"
+    if stem != "home":
+        at.switch_page(f"pages/{stem}.py").run()
+    assert errors(at) == []
+
+
+@pytest.mark.parametrize("stem", [stem for stem, _, _ in PAGES if stem not in ("home", "corpus")])
+def test_page_runs_on_the_chinese_and_synthetic_samples(stem):
+    for corpus in ("chinese", "synthetic"):
+        at = run_page(stem, "zh", query={"corpus": corpus})
+        assert errors(at) == [], corpus
