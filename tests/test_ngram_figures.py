@@ -1,0 +1,93 @@
+"""Figure builders return the expected traces; analysis helpers checked against brute force."""
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from lmcore.figures.ngram import (chain_rule_bars, continuation_figure, cumulative_logprob_figure,
+                                  next_word_figure, path_text, perplexity_heatmap, running_perplexity_figure,
+                                  sparsity_figure, uniform_die_figure, unseen_mass_figure)
+from lmcore.lm_protocol import NextTokenModel, perplexity_of
+from lmcore.ngram import METHODS, NgramModel, count_ngrams
+from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
+from lmcore.ngram.compare import next_word_table
+from lmcore.ngram.explain import kn_terms, zero_reasons
+from tests.test_ngram_normalisation import small_corpus
+
+TRAIN, HELD = small_corpus(150, seed=21), small_corpus(30, seed=22)
+COUNTS = count_ngrams(TRAIN, 5)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_figures_have_expected_traces(lang):
+    lm = NgramModel(COUNTS, 3, "mle")
+    scores = lm.sentence_logprobs(HELD[0] + ["oov-word"])
+    fig = chain_rule_bars(scores, lang)
+    assert fig.data[0].type == "bar" and list(fig.data[0].y) == pytest.approx(scores.probs.tolist())
+    assert list(fig.layout.xaxis.ticktext) == scores.tokens
+    cum = cumulative_logprob_figure(scores, lang).data[0].y
+    assert cum[0] == pytest.approx(scores.logprobs[0])
+    run = running_perplexity_figure(scores, lang).data[0].y
+    assert run[0] == pytest.approx(1 / scores.probs[0])
+    die = uniform_die_figure(7.4, lang)
+    assert len(die.data[0].y) == 7 and die.data[0].y[0] == pytest.approx(1 / 7)
+    assert len(uniform_die_figure(1000, lang).data[0].y) == 60
+    nxt = next_word_figure(["a", "b", "a"], {"mle": np.array([.5, .2, .1]), "add-delta": np.array([.4, .3, .1])}, lang)
+    assert [len(t.y) for t in nxt.data] == [3, 3] and list(nxt.layout.xaxis.ticktext) == ["a", "b", "a"]
+    assert len(unseen_mass_figure(list(METHODS), [0.1] * 6, lang).data[0].x) == 6
+    assert list(sparsity_figure([0.1, 0.5, 0.9], lang).data[0].x) == [1, 2, 3]
+    grid = np.array([[10.0, np.inf], [5.0, 4.0]])
+    heat = perplexity_heatmap([1, 2], ["mle", "kn-notes"], grid, floor=3.3, lang=lang)
+    assert heat.data[0].text[0][1] == "∞" and "3.30" in heat.layout.title.text
+    cc = continuation_counts(COUNTS)
+    cont = continuation_figure(cc.words, cc.count, cc.continuation, [2, 3], lang)
+    assert len(cont.data) == 2 and len(cont.data[1].x) == 2
+
+
+def test_path_text_and_zero_reasons():
+    lm = NgramModel(COUNTS, 3, "mle")
+    sent = ["w0", "w0", "w0", "w0", "oov-word"]
+    scores = lm.sentence_logprobs(sent)
+    reasons = zero_reasons(scores)
+    assert [r.kind for r in reasons if r.token == "oov-word"] == ["oov"]
+    for r in reasons:
+        assert scores.probs[r.index] == 0
+        if r.kind == "unseen_ngram":
+            assert lm.count(r.context) > 0 and lm.count(r.context + [r.token]) == 0
+    assert "OOV" in path_text(scores, 4, "en")
+    assert isinstance(lm, NextTokenModel)
+    assert perplexity_of([scores]).ppl == np.inf
+
+
+def test_sparsity_and_continuation_against_brute_force():
+    shares = unseen_share_by_order(COUNTS, HELD, 4)
+    for n in (2, 3, 4):
+        train_grams = {tuple(p[i:i + n]) for s in TRAIN for p in [["<s>"] + s + ["</s>"]] for i in range(len(p) - n + 1)}
+        held = [tuple(p[i:i + n]) for s in HELD for p in [["<s>"] + s + ["</s>"]] for i in range(len(p) - n + 1)]
+        assert shares[n - 1] == pytest.approx(np.mean([g not in train_grams for g in held]))
+    cc = continuation_counts(COUNTS)
+    left = Counter()
+    for g in {tuple(p[i:i + 2]) for s in TRAIN for p in [["<s>"] + s + ["</s>"]] for i in range(len(p) - 1)}:
+        left[g[1]] += 1
+    assert dict(zip(cc.words, cc.continuation.tolist())) == {w: left.get(w, 0) for w in cc.words}
+    assert cc.words[top_by(cc, "continuation", 1)[0]] == max((w for w in cc.words[2:]), key=lambda w: left[w])
+
+
+def test_next_word_table_and_grid():
+    models = {m: NgramModel(COUNTS, 2, m) for m in METHODS}
+    table = next_word_table(models, ["w1"], n_rows=5)
+    assert table.context_count == models["mle"].context_count(["w1"])
+    for m in METHODS:
+        total = table.probs[m].sum() + table.others[m]
+        assert total == pytest.approx(table.sums[m])
+    assert table.unseen_mass["mle"] == 0 and table.sums["kn-notes"] > 1
+    grid = perplexity_grid(COUNTS, HELD, [1, 2], ["mle", "modified-kn"])
+    assert grid[1, 1] == pytest.approx(NgramModel(COUNTS, 2, "modified-kn").perplexity(HELD).ppl)
+
+
+def test_kn_terms_reproduce_the_probability():
+    lm = NgramModel(COUNTS, 3, "kn-notes", discount=0.6)
+    for word in ["w0", "w7", "</s>", "oov"]:
+        k = kn_terms(lm, word, ["<s>", "w3"])
+        value = max(k.count - k.discount, 0) / k.context_count + k.lam * k.lower if k.seen else k.lower
+        assert value == pytest.approx(lm.prob(word, ["<s>", "w3"]), abs=1e-12)

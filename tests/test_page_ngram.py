@@ -1,0 +1,35 @@
+"""Page checks for N-grams & smoothing and Chain rule & perplexity (AppTest, both languages)."""
+import pytest
+
+from lmcore.i18n import t
+from tests.apptest_helpers import errors, run_page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ngram_table_has_sum_row(lang):
+    at = run_page("ngram", lang, query={"n": "2"})
+    assert not errors(at)
+    frame = at.dataframe[0].value
+    last = frame.iloc[-1]
+    assert last[t("ngram.table.word", lang)] == t("ngram.table.sum", lang)
+    for m in ("mle", "add-delta", "kn-interp", "kn-backoff", "modified-kn"):
+        assert last[t(f"ngram.method.{m}", lang)] == pytest.approx(1.0, abs=1e-9)
+    assert last[t("ngram.method.kn-notes", lang)] > 1.0
+    assert len(at.get("plotly_chart")) >= 4
+    assert any("frac" in el.value for el in at.get("latex"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chain_rule_explains_mle_zero(lang):
+    at = run_page("chain_rule", lang, query={"method": "mle", "n": "2"})
+    assert not errors(at)
+    at.radio(key="chain_mode").set_value("type").run()
+    at.text_input(key="chain_typed").input("the zzqxv").run()
+    assert not errors(at)
+    warnings = [w.value for w in at.warning]
+    oov_text = t("chain_rule.zero.oov", lang, token="zzqxv", pos=2)
+    assert oov_text in warnings
+    assert any(m.value == "∞" for m in at.metric)
+    at.selectbox(key="chain_method").set_value("modified-kn").run()
+    assert not at.warning and not errors(at)
+    assert t("chain_rule.die", lang, k=1)[:5] in at.info[0].value
