@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from lmcore.corpus.segmentation import tokenize
 from lmcore.figures.ngram import (continuation_figure, method_label, next_word_figure, perplexity_heatmap,
                                   sparsity_figure, unseen_mass_figure)
 from lmcore.ngram import METHODS, NgramModel, count_ngrams
@@ -66,7 +67,8 @@ else:
         options = frequent_contexts(models["mle"], 30)
         context = st.selectbox(tr("ngram.context_pick"), options, format_func=" ".join, key="ngram_context_pick")
     else:
-        typed = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed").split()
+        text = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed")
+        typed = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
         start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start")
         context = (["<s>"] if start else []) + corpus.vocab.map(typed)
 

@@ -33,3 +33,13 @@ def test_chain_rule_explains_mle_zero(lang):
     at.selectbox(key="chain_method").set_value("modified-kn").run()
     assert not at.warning and not errors(at)
     assert t("chain_rule.die", lang, k=1)[:5] in at.info[0].value
+
+
+def test_ngram_typed_context_unseen_warns():
+    at = run_page("ngram", "en", query={"n": "3"})
+    at.radio(key="ngram_context_mode").set_value("type").run()
+    at.text_input(key="ngram_context_typed").input("zzqxv qqqzz").run()
+    assert not errors(at)
+    assert t("ngram.context_unseen", "en") in [w.value for w in at.warning]
+    last = at.dataframe[0].value.iloc[-1]
+    assert last[t("ngram.method.mle", "en")] == pytest.approx(1.0)

@@ -65,7 +65,8 @@ def next_word_table(models: dict[str, NgramModel], context: Sequence[str], n_row
 
 
 def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
-    """The k most frequent contexts of length N−1 in training (``<s>`` included), by C(h)."""
+    """The k most frequent contexts of length N−1 in training (``<s>`` included), by C(h);
+    ``[["<s>"]]`` when the training sentences are too short to hold any."""
     if model.order < 2:
         return [[]]
     table = model.tables[model.order - 1]
@@ -85,4 +86,4 @@ def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
             words.append(names[int(t.word[row])])
             row = int(t.ctx[row])
         out.append(words[::-1])
-    return out
+    return out or [["<s>"]]
