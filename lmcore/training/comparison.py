@@ -1,0 +1,59 @@
+"""One corpus feeds every model: perplexities of n-gram and neural models on the same split.
+
+Every row is PPL = exp(−(1/N) Σ ln P(x(t) | x(<t))) over the unk-mapped sentences of one split,
+N counting every token and one ``</s>`` per sentence (per corpus token also for char models). For
+the synthetic corpus, exp(true_entropy) is the floor no model can beat on average.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from lmcore.ngram import NgramModel
+from lmcore.training.evaluate import score_sentences
+from lmcore.training.neural_lm import NeuralLM
+
+NGRAM_ROWS: tuple[tuple[str, int, str], ...] = (
+    ("unigram", 1, "add-delta"),
+    ("3-gram MLE", 3, "mle"),
+    ("3-gram add-δ", 3, "add-delta"),
+    ("3-gram KN", 3, "kn-interp"),
+    ("3-gram modified KN", 3, "modified-kn"),
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One model's perplexity on ``split`` (``family``: "ngram" or "neural")."""
+
+    model: str
+    family: str
+    split: str
+    ppl: float
+
+
+def ngram_perplexity(corpus, order: int, method: str, split: str) -> float:
+    """PPL of an n-gram model fitted on the unk-mapped training split (inf if a token has P = 0)."""
+    model = NgramModel.fit(corpus.mapped("train"), order, method)
+    return float(model.perplexity(corpus.mapped(split)).ppl)
+
+
+def neural_perplexity(lm: NeuralLM, corpus, split: str) -> float:
+    """PPL per corpus token of a trained recurrent model (each sentence from the zero state)."""
+    return score_sentences(lm.model, lm.table, corpus.mapped(split)).token_ppl
+
+
+def comparison_rows(corpus, neural: Mapping[str, NeuralLM], split: str = "test",
+                    ngram_rows: tuple[tuple[str, int, str], ...] = NGRAM_ROWS) -> list[Row]:
+    """n-gram rows then one row per neural model, all on the same ``split``."""
+    rows = [Row(name, "ngram", split, ngram_perplexity(corpus, order, method, split))
+            for name, order, method in ngram_rows]
+    rows += [Row(name, "neural", split, neural_perplexity(lm, corpus, split)) for name, lm in neural.items()]
+    return rows
+
+
+def perplexity_floor(corpus) -> float | None:
+    """exp(true_entropy) for a corpus sampled from a known source, else None."""
+    entropy = getattr(corpus, "true_entropy", None)
+    return None if entropy is None else math.exp(entropy)

@@ -1,0 +1,39 @@
+"""The network: embedding → dropout → one recurrent layer (nn.RNN / nn.LSTM / nn.GRU) → dropout → softmax.
+
+RNN: h(t) = tanh(W_x x(t) + b_x + W_h h(t−1) + b_h); LSTM: the notes' gates i, f, o, c̃ with
+c(t) = f(t) ⊙ c(t−1) + i(t) ⊙ c̃(t), h(t) = o(t) ⊙ tanh(c(t)); ŷ(t) = softmax(W_y h(t) + b_y).
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+State = torch.Tensor | tuple[torch.Tensor, torch.Tensor]
+
+_CELLS: dict[str, type[nn.Module]] = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
+
+
+class RecurrentLM(nn.Module):
+    """Inputs (B, L) ids over ``n_inputs`` (vocabulary + ``<s>``) → logits (B, L, ``n_outputs``)."""
+
+    def __init__(self, cell: str, n_inputs: int, n_outputs: int, embed_dim: int, hidden_size: int,
+                 dropout: float = 0.0) -> None:
+        super().__init__()
+        self.cell = cell
+        self.embed = nn.Embedding(n_inputs, embed_dim)
+        self.drop = nn.Dropout(dropout)
+        kwargs = {"nonlinearity": "tanh"} if cell == "rnn" else {}
+        self.rnn = _CELLS[cell](embed_dim, hidden_size, num_layers=1, batch_first=True, **kwargs)
+        self.head = nn.Linear(hidden_size, n_outputs)
+
+    def forward(self, inputs: torch.Tensor, state: State | None = None) -> tuple[torch.Tensor, State]:
+        emb = self.drop(self.embed(inputs))
+        out, state = self.rnn(emb, state)
+        return self.head(self.drop(out)), state
+
+
+def detach_state(state: State) -> State:
+    """Cut the graph between BPTT chunks (truncated BPTT) but keep the values."""
+    if isinstance(state, tuple):
+        return tuple(s.detach() for s in state)  # type: ignore[return-value]
+    return state.detach()

@@ -1,0 +1,122 @@
+"""A trained recurrent LM behind the next-token interface the n-gram engine uses.
+
+``distribution(context)`` is ŷ = softmax(W_y h(t) + b_y) after reading ``<s>`` + context;
+``sentence_logprobs(tokens)`` gives log P(x(t+1) | x(≤t)) for each token and the final ``</s>``
+(so their sum is the chain-rule log-probability of the sentence); ``sample`` draws with temperature τ:
+P_τ(w) ∝ exp(logit_w / τ).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from lmcore.training.config import TrainConfig
+from lmcore.training.model import RecurrentLM
+from lmcore.training.progress import Progress
+from lmcore.lm_protocol import TokenLogProbs
+from lmcore.training.tokens import BOS, EOS, SPACE, UNK, SymbolTable
+
+
+@dataclass
+class NeuralLM:
+    """A trained model, its symbols, its configuration and its training history."""
+
+    model: RecurrentLM
+    table: SymbolTable
+    config: TrainConfig
+    history: list[Progress] = field(default_factory=list)
+    stopped: bool = False
+    corpus_key: str = ""
+    selected_step: int = 0
+    valid_ppl: float | None = None
+
+    def __post_init__(self) -> None:
+        self.model.eval()
+
+    @property
+    def vocab(self) -> list[str]:
+        """The predicted symbols (words, or characters for a char model); never ``<s>``."""
+        return list(self.table.itos)
+
+    @property
+    def steps_done(self) -> int:
+        return self.history[-1].step if self.history else 0
+
+    def context_symbols(self, context: Sequence[str]) -> list[str]:
+        """Context in this model's units, after ``<s>`` (a leading ``<s>`` is dropped: every
+        context is read from the sentence start, the state the model was trained from)."""
+        context = list(context)
+        if context and context[0] == BOS:
+            context = context[1:]
+        return self.table.symbols(context) if self.table.level == "word" else context
+
+    @torch.no_grad()
+    def logits(self, symbols: Sequence[str]) -> torch.Tensor:
+        """Logits (len(symbols)+1, |V|): row t predicts the symbol after ``<s>`` + symbols[:t]."""
+        ids = [self.table.bos_id, *self.table.ids(symbols)]
+        out, _ = self.model(torch.as_tensor([ids], dtype=torch.long))
+        return out[0].double()
+
+    def distribution(self, context: Sequence[str]) -> np.ndarray:
+        """P(next | <s> context) over :attr:`vocab` (sums to 1; ``<s>`` is not in it)."""
+        return torch.softmax(self.logits(self.context_symbols(context))[-1], dim=-1).numpy()
+
+    def sentence_logprobs(self, tokens: Sequence[str]) -> TokenLogProbs:
+        """ln P of each corpus token then of ``</s>`` (``lmcore.lm_protocol.TokenLogProbs``).
+
+        Char level: a token's log-probability is the sum over its characters and the space after
+        it, so the entries still add up to ln P(<s> tokens </s>). ``oov``: the token is scored
+        through ``<unk>`` (word level) or contains an unknown character.
+        """
+        tokens = [w for w in tokens if w not in (BOS, EOS)]
+        words = [*tokens, EOS]
+        oov = np.array([UNK in self.table.symbols([w]) for w in tokens] + [False])
+        return TokenLogProbs(words, self.token_logprobs(tokens), oov)
+
+    def token_logprobs(self, tokens: Sequence[str]) -> np.ndarray:
+        """ln P of each token of ``<s> tokens </s>`` and of ``</s>`` (length len(tokens)+1)."""
+        targets = self.table.encode(tokens)
+        symbols = [self.table.itos[i] for i in targets[:-1]]
+        logp = torch.log_softmax(self.logits(symbols), dim=-1)
+        per_symbol = logp[torch.arange(len(targets)), torch.as_tensor(targets)].numpy()
+        spans = np.cumsum([0, *self.table.token_spans(tokens)])
+        return np.array([per_symbol[a:b].sum() for a, b in zip(spans[:-1], spans[1:])])
+
+    @torch.no_grad()
+    def sample(self, temperature: float = 1.0, max_symbols: int = 60, seed: int = 0,
+               prefix: Sequence[str] = ()) -> list[str]:
+        """Symbols drawn one at a time with P_τ ∝ exp(logit/τ) until ``</s>`` or ``max_symbols``."""
+        if temperature <= 0:
+            raise ValueError("temperature must be > 0")
+        gen = torch.Generator().manual_seed(seed)
+        symbols = list(self.context_symbols(prefix))
+        ids = torch.as_tensor([[self.table.bos_id, *self.table.ids(symbols)]], dtype=torch.long)
+        logits, state = self.model(ids)
+        out: list[str] = []
+        for _ in range(max_symbols):
+            probs = torch.softmax(logits[0, -1].double() / temperature, dim=-1)
+            nxt = int(torch.multinomial(probs, 1, generator=gen))
+            if nxt == self.table.eos_id:
+                break
+            out.append(self.table.itos[nxt])
+            logits, state = self.model(torch.as_tensor([[nxt]]), state)
+        return out
+
+    def render(self, symbols: Sequence[str]) -> str:
+        """Symbols as text: words joined by spaces, characters concatenated."""
+        return " ".join(symbols) if self.table.level == "word" else "".join(symbols)
+
+
+def words_of(symbols: Sequence[str]) -> list[str]:
+    """Char-model symbols back to tokens (split at spaces; ``</s>`` dropped)."""
+    text, words = "", []
+    for s in symbols:
+        if s == SPACE:
+            words.append(text)
+            text = ""
+        elif s != EOS:
+            text += s
+    return [*words, text] if text else words
