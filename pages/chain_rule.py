@@ -11,7 +11,8 @@ from lmcore.ngram import METHODS, NgramModel, count_ngrams
 from lmcore.ngram.explain import tex, zero_reasons
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
-MAX_FACTORS = 10
+MAX_FACTORS = 12
+PER_LINE = 4
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -64,18 +65,39 @@ right.plotly_chart(running_perplexity_figure(scores, lang=lang()), width="stretc
 
 st.markdown(tr("chain_rule.product"))
 history = ["<s>"] + list(scores.tokens)
-factors = [rf"P(\text{{{tex(w)}}}\mid \text{{{tex(history[i])}}}\ldots)" if i else rf"P(\text{{{tex(w)}}}\mid \langle s\rangle)"
-           for i, w in enumerate(scores.tokens)]
-values = [f"{p:.3g}" for p in scores.probs]
-if len(factors) > MAX_FACTORS:
-    factors = factors[:MAX_FACTORS - 2] + [r"\cdots"] + factors[-1:]
-    values = values[:MAX_FACTORS - 2] + [r"\cdots"] + values[-1:]
+span = order - 1 if isinstance(model, NgramModel) else len(history)
+
+
+def factor(t: int) -> str:
+    """P(x_t | h) with h the history the model conditions on, as LaTeX under its value."""
+    h = history[max(0, t + 1 - span):t + 1] if span > 0 else []
+    cut = r"\ldots\," if t + 1 - span > 0 and span > 0 else ""
+    ctx = cut + r"\,".join(r"\langle s\rangle" if w == "<s>" else rf"\text{{{tex(w)}}}" for w in h)
+    ctx = ctx or r"\varnothing"
+    word = tex(scores.tokens[t])
+    return rf"\underbrace{{{tex_number(scores.probs[t])}}}_{{P(\text{{{word}}}\mid {ctx})}}"
+
+
+def tex_number(x: float) -> str:
+    """3 significant digits, powers of ten written as ×10^k."""
+    text = f"{x:.3g}"
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    return rf"{mantissa}\times 10^{{{int(exponent)}}}"
+
+
+terms = [factor(t) for t in range(len(scores.tokens))]
+if len(terms) > MAX_FACTORS:
+    terms = terms[:MAX_FACTORS - 1] + [r"\cdots"] + terms[-1:]
+lines = [r"\times ".join(terms[i:i + PER_LINE]) for i in range(0, len(terms), PER_LINE)]
 total = float(np.exp(result.log_prob))
-st.latex(r"P(x^{(1)},\ldots,x^{(T)})=\prod_{t=1}^{T}P(x^{(t)}\mid x^{(<t)})=" + r"\,".join(factors))
-st.latex("=" + r"\times ".join(values) + f"={total:.4g}")
+st.latex(r"\begin{aligned}P(x^{(1)},\ldots,x^{(T)})&=\prod_{t=1}^{T}P(x^{(t)}\mid x^{(<t)})\\&="
+         + r"\\&\times ".join(lines) + rf"\\&={tex_number(total)}\end{{aligned}}")
 J = -result.log_prob / result.n_tokens
+logp_tex = r"-\infty" if math.isinf(result.log_prob) else f"{result.log_prob:.3f}"
 ppl_tex = r"\infty" if math.isinf(result.ppl) else f"{result.ppl:.2f}"
-st.latex(rf"J=-\frac{{1}}{{T}}\sum_{{t=1}}^{{T}}\log P(x^{{(t)}}\mid x^{{(<t)}})=-\frac{{{result.log_prob:.3f}}}{{{result.n_tokens}}}="
+st.latex(rf"J=-\frac{{1}}{{T}}\sum_{{t=1}}^{{T}}\log P(x^{{(t)}}\mid x^{{(<t)}})=-\frac{{{logp_tex}}}{{{result.n_tokens}}}="
          + (r"\infty" if math.isinf(J) else f"{J:.4f}") + rf",\qquad \text{{PPL}}=\exp(J)={ppl_tex}")
 
 st.subheader(tr("chain_rule.ppl_header"))

@@ -85,7 +85,7 @@ for m in METHODS:
     rows[labels[m]] = list(table.probs[m]) + [table.others[m], table.sums[m]]
 frame = pd.DataFrame(rows)
 mle_col = labels["mle"]
-styled = frame.style.format({c: "{:.4f}" for c in labels.values()}, na_rep="").map(
+styled = frame.style.format({c: "{:.4f}" for c in labels.values()} | {tr("ngram.table.count"): "{:,.0f}"}, na_rep="").map(
     lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[mle_col])
 st.dataframe(styled, hide_index=True)
 st.caption(tr("ngram.table.note"))

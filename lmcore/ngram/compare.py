@@ -17,7 +17,7 @@ def context_counts(model: NgramModel, context: Sequence[str]) -> np.ndarray:
     if not h:
         out[:] = model.tables[0].count[:-1]
         return out
-    c = context_row(model.tables, model._ids(h))
+    c = context_row(model.tables, model.token_ids(h))
     if c < 0 or len(h) != model.order - 1:
         return out
     table = model.tables[len(h)]

@@ -36,7 +36,7 @@ def kn_terms(model: NgramModel, word: str, context: Sequence[str]) -> KnTerms:
     C = adjusted counts (raw at the top order), λ(h) = G of the level, P_KN(w | h_{-1}) = the
     model's lower levels evaluated on the shortened context."""
     ctx = list(context)[max(0, len(context) - (model.order - 1)):] if model.order > 1 else []
-    ids, wid = model._ids(ctx), model._ids([word])[0]
+    ids, wid = model.token_ids(ctx), model.token_ids([word])[0]
     adjusted = adjusted_counts(model.tables, model.order)
     for k in range(len(ctx) + 1, 0, -1):
         h = ids[len(ids) - (k - 1):] if k > 1 else []

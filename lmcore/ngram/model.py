@@ -16,7 +16,7 @@ from lmcore.lm_protocol import Perplexity, TokenLogProbs, perplexity_from_logpro
 from lmcore.ngram.counts import (BOS, EOS, UNK_ID, Stream, Table, Vocab, build_vocab, count_tables,
                                  encode, rows_in_stream)
 from lmcore.ngram.levels import apply_levels, context_row, distribution_for, uniform_base
-from lmcore.ngram.methods import METHODS, build_levels
+from lmcore.ngram.methods import build_levels
 
 MAX_ORDER = 6
 
@@ -85,7 +85,8 @@ class NgramModel:
         return f"NgramModel(order={self.order}, method={self.method!r}, |V|={len(self.vocab)})"
 
     # --- counts -----------------------------------------------------------------------------
-    def _ids(self, tokens: Sequence[str]) -> list[int]:
+    def token_ids(self, tokens: Sequence[str]) -> list[int]:
+        """Ids of tokens (``<s>`` included; words outside the vocabulary map to ``<unk>``)."""
         stoi = self.counts.vocab.stoi
         return [stoi.get(w, UNK_ID) for w in tokens]
 
@@ -93,7 +94,7 @@ class NgramModel:
         """Raw count C(ngram) in training (``<s>`` allowed in front); 0 if never seen."""
         if not ngram or len(ngram) > self.order:
             return 0
-        row = context_row(self.tables, self._ids(ngram))
+        row = context_row(self.tables, self.token_ids(ngram))
         return int(self.tables[len(ngram) - 1].count[row]) if row >= 0 else 0
 
     def context_count(self, context: Sequence[str]) -> int:
@@ -102,7 +103,7 @@ class NgramModel:
             return int(self.tables[0].count[:-1].sum())
         if len(context) >= self.order:
             return 0
-        row = context_row(self.tables, self._ids(context))
+        row = context_row(self.tables, self.token_ids(context))
         if row < 0:
             return 0
         nxt = self.tables[len(context)]
@@ -112,12 +113,12 @@ class NgramModel:
     # --- probabilities ----------------------------------------------------------------------
     def distribution(self, context: Sequence[str]) -> np.ndarray:
         """P(· | context) over ``vocab`` (the last N−1 tokens count; ``<s>`` marks a start)."""
-        ids = self._ids(list(context)[max(0, len(context) - (self.order - 1)):]) if self.order > 1 else []
+        ids = self.token_ids(list(context)[max(0, len(context) - (self.order - 1)):]) if self.order > 1 else []
         return distribution_for(self.levels, self.tables, ids, self.base)[:-1]
 
     def prob(self, word: str, context: Sequence[str] = ()) -> float:
         """P(word | context); a word outside the vocabulary is scored as ``<unk>``."""
-        return float(self.distribution(context)[self._ids([word])[0]])
+        return float(self.distribution(context)[self.token_ids([word])[0]])
 
     def score_stream(self, sentences: Sequence[Sequence[str]]) -> StreamScores:
         """Scores of every predicted token of many sentences at once (vectorised)."""
@@ -161,7 +162,3 @@ class NgramModel:
         """Write the model as an ARPA file (log10 probabilities and backoff weights)."""
         from lmcore.ngram.arpa import write_arpa
         write_arpa(self, target)
-
-
-def method_names() -> list[str]:
-    return list(METHODS)
