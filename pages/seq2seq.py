@@ -1,7 +1,143 @@
-"""Placeholder until this page is built."""
+"""Conditional LMs & the bottleneck: an LSTM encoder-decoder with and without attention."""
+import math
+import time
+
+import numpy as np
+import pandas as pd
 import streamlit as st
 
-from ui.state import tr
+from lmcore.decoding import beam_search
+from lmcore.figures.seq2seq import attention_heatmap, length_curves
+from lmcore.seq2seq.attention import ATTENTIONS
+from lmcore.seq2seq.evaluation import evaluate_by_length, greedy_outputs
+from lmcore.seq2seq.model import Seq2SeqConfig
+from lmcore.seq2seq.pretrained import DEFAULT_TASK, pretrained
+from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factorise
+from lmcore.seq2seq.tasks import MAX_SOURCE_LEN, TASKS, sample_pairs, target_of
+from lmcore.seq2seq.training import TrainConfig, train
+from lmcore.seq2seq.vocab import EOS_ID, decode
+from ui.state import labeller, lang, query_param, set_query_params, tr
+
+N_EVAL = 200
+
+
+@st.cache_resource(show_spinner=False)
+def _registry() -> dict:
+    """(task, attention) -> (model, TrainConfig, shipped): shared by all sessions."""
+    return {}
+
+
+def _model(task: str, variant: str):
+    registry = _registry()
+    if (task, variant) not in registry and (found := pretrained(task, variant)):
+        registry[(task, variant)] = (*found, True)
+    return registry.get((task, variant))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _evaluate(task: str, variant: str, recipe: TrainConfig, shipped: bool):
+    model = _model(task, variant)[0]
+    return evaluate_by_length(model, task, range(recipe.min_len, recipe.max_len + 1), N_EVAL)
+
+
+def _new_example(task: str, lo: int, hi: int) -> None:
+    rng = np.random.default_rng()
+    st.session_state[f"seq2seq_source_{task}"] = "".join(sample_pairs(task, 1, range(lo, hi + 1), rng, True)[0][0])
+
 
 st.title(tr("nav.seq2seq"))
-st.info(tr("page.placeholder"))
+st.markdown(tr("seq2seq.intro"))
+st.latex(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \quad c = h^{(m)}_\text{enc}, \quad"
+         r" s^{(t)} = f_\text{dec}(s^{(t-1)}, y_{t-1}, c), \quad"
+         r" P(y_t \mid y_{<t}, x) = \text{softmax}(W_o s^{(t)})[y_t]")
+st.latex(r"\text{attention: } \alpha_{tj} = \text{softmax}_j\, e(s^{(t-1)}, h_j), \quad"
+         r" c_t = \sum_j \alpha_{tj} h_j, \quad e = s \cdot h_j \;\text{ or }\; v^\top \tanh(W_q s + W_k h_j)")
+
+default_task = query_param("task", DEFAULT_TASK)
+task = st.radio(tr("seq2seq.task"), TASKS, index=TASKS.index(default_task) if default_task in TASKS else 1,
+                format_func=labeller("seq2seq.task"), horizontal=True, key="seq2seq_task")
+set_query_params(task=task)
+demo = sample_pairs(task, 1, [5], np.random.default_rng(0), heldout=True)[0]
+st.caption(tr("seq2seq.task_example", source=" ".join(demo[0]), target=" ".join(demo[1])))
+
+st.subheader(tr("seq2seq.models_header"))
+models = {v: m for v in ATTENTIONS if (m := _model(task, v))}
+for variant in ATTENTIONS:
+    name = tr(f"seq2seq.variant.{variant}")
+    if variant in models:
+        _, recipe, shipped = models[variant]
+        st.markdown("- " + tr("seq2seq.shipped" if shipped else "seq2seq.trained_here", variant=name,
+                              lo=recipe.min_len, hi=recipe.max_len, steps=recipe.steps))
+    else:
+        st.markdown("- " + tr("seq2seq.missing", variant=name))
+with st.expander(tr("seq2seq.train_header"), expanded=not models):
+    c1, c2, c3 = st.columns(3)
+    variant = c1.selectbox(tr("seq2seq.train_variant"), ATTENTIONS, format_func=labeller("seq2seq.variant"), key="seq2seq_train_variant")
+    longest = c2.slider(tr("seq2seq.train_max_len"), 3, MAX_SOURCE_LEN[task], min(10, MAX_SOURCE_LEN[task]), key=f"seq2seq_train_len_{task}")
+    steps = c3.slider(tr("seq2seq.train_steps"), 200, 3000, 1200, 100, key="seq2seq_train_steps")
+    if st.button(tr("seq2seq.train_button"), key="seq2seq_train"):
+        bar = st.progress(0.0)
+        report = lambda p: bar.progress(p.fraction, tr("seq2seq.training", step=p.step, total=p.total_steps, loss=p.train_loss))  # noqa: E731
+        recipe = TrainConfig(task, 2, longest, steps=steps, report_every=25)
+        start = time.perf_counter()
+        _registry()[(task, variant)] = (train(Seq2SeqConfig(variant), recipe, report), recipe, False)
+        st.success(tr("seq2seq.train_done", seconds=time.perf_counter() - start))
+        models = {v: m for v in ATTENTIONS if (m := _model(task, v))}
+if not models:
+    st.info(tr("seq2seq.no_models"))
+    st.stop()
+
+st.subheader(tr("seq2seq.bottleneck_header"))
+st.markdown(tr("seq2seq.bottleneck_note", n=N_EVAL))
+results = {v: _evaluate(task, v, m[1], m[2]) for v, m in models.items()}
+left, right = st.columns(2)
+left.plotly_chart(length_curves(results, "accuracy", lang()), width="stretch")
+right.plotly_chart(length_curves(results, "token_loglik", lang()), width="stretch")
+table = pd.DataFrame({tr(f"seq2seq.variant.{v}"): {r.length: round(r.accuracy, 3) for r in rows} for v, rows in results.items()})
+st.dataframe(table.rename_axis(tr("seq2seq.table.length")))
+
+st.subheader(tr("seq2seq.example_header"))
+variants = list(models)
+default_variant = query_param("model", "dot" if "dot" in models else variants[0])
+variant = st.radio(tr("seq2seq.variant"), variants, index=variants.index(default_variant) if default_variant in variants else 0,
+                   format_func=labeller("seq2seq.variant"), horizontal=True, key="seq2seq_variant")
+model, recipe, _ = models[variant]
+lo, hi = recipe.min_len, recipe.max_len
+key = f"seq2seq_source_{task}"
+if key not in st.session_state:
+    st.session_state[key] = "".join(sample_pairs(task, 1, [hi], np.random.default_rng(7), heldout=True)[0][0])
+st.button(tr("seq2seq.new_example"), on_click=_new_example, args=(task, lo, hi), key="seq2seq_new")
+text = st.text_input(tr("seq2seq.source"), key=key, help=tr("seq2seq.source_help", lo=lo, hi=hi), max_chars=40).strip()
+set_query_params(model=variant)
+if not (text.isdigit() and text.isascii() and lo <= len(text) <= hi) or (task == "translate" and text.startswith("0")):
+    st.error(tr("seq2seq.bad_source", lo=lo, hi=hi, extra=tr("seq2seq.no_leading_zero") if task == "translate" else ""))
+    st.stop()
+source = list(text)
+target = target_of(task, source)
+output = greedy_outputs(model, [source], 2 * len(source) + 4)[0]
+c1, c2 = st.columns(2)
+c1.metric(tr("seq2seq.expected"), " ".join(target))
+c2.metric(tr("seq2seq.greedy"), " ".join(output) or "∅")
+c2.caption("✅ " + tr("seq2seq.match") if output == target else "❌ " + tr("seq2seq.mismatch"))
+
+st.markdown("**" + tr("seq2seq.factorisation_header") + "**")
+fact = factorise(model, source, target)
+st.latex(factorisation_latex(fact))
+st.dataframe(pd.DataFrame({tr("seq2seq.factor_table.step"): range(1, len(fact.target) + 1),
+                           tr("seq2seq.factor_table.token"): fact.target,
+                           tr("seq2seq.factor_table.prob"): [round(p, 4) for p in fact.probs],
+                           tr("seq2seq.factor_table.logprob"): [round(math.log(p), 4) for p in fact.probs]}),
+             hide_index=True)
+if fact.attention is None:
+    st.info(tr("seq2seq.no_attention_map"))
+else:
+    st.plotly_chart(attention_heatmap(fact.attention, source, fact.target, lang()), width="stretch")
+
+st.subheader(tr("seq2seq.beam_header"))
+k = st.slider(tr("seq2seq.beam_width"), 1, 8, query_param("k", 3), key="seq2seq_k")
+set_query_params(k=k)
+tree = beam_search(decoder_scorer(model, source), k, 2 * len(source) + 4, end_id=EOS_ID, pruned_per_parent=0)
+st.dataframe(pd.DataFrame([{tr("seq2seq.col.output"): " ".join(decode(h.tokens)),
+                            tr("seq2seq.col.logprob"): round(h.logprob, 4),
+                            tr("seq2seq.col.correct"): decode(h.tokens) == target} for h in tree.nbest]),
+             hide_index=True)

@@ -72,9 +72,10 @@ def _path_trace(tree, pos, ids, colour, name, role) -> go.Scatter:
 
 def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[int] | None = None,
                      lang: str = "en", title: str | None = None) -> go.Figure:
-    """The search tree (token labels HTML-escaped, so ``</s>`` shows): kept edges solid, pruned edges grey dotted, finished hypotheses as stars,
+    """The search tree: kept edges solid, pruned edges grey dotted, finished hypotheses as stars,
     the greedy path (red) and the best hypothesis (green) highlighted; hover shows the step, the
-    token's log P(y_t | y_<t) and the cumulative log-probability s(y_≤t)."""
+    token's log P(y_t | y_<t) and the cumulative log-probability s(y_≤t). Token labels are
+    HTML-escaped (Plotly reads ``</s>`` as markup)."""
     pos = tree_layout(tree)
     ids = range(1, len(tree))
     kept = [i for i in ids if tree.state[i] != PRUNED]

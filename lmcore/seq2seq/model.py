@@ -1,0 +1,99 @@
+"""LSTM encoder-decoder, the conditional LM of the notes:
+
+P(y | x) = ∏_t P(y_t | y_<t, x),  c = h_enc^(m) = f_enc(x_1 … x_m),
+s^(t) = f_dec(s^(t-1), y_{t-1}, c),  P(y_t | y_<t, x) = softmax(W_o s^(t))[y_t].
+
+Without attention the decoder sees the source only through c (the bottleneck), fed at every step
+and as the decoder's initial state. With attention, c is replaced by c_t = Σ_j α_tj h_j computed
+from the query s^(t-1), and the output layer reads [s^(t); c_t].
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from lmcore.seq2seq.attention import ATTENTIONS, AdditiveScore, DotScore, attend
+from lmcore.seq2seq.vocab import PAD_ID, VOCAB_SIZE
+
+
+@dataclass(frozen=True)
+class Seq2SeqConfig:
+    attention: str = "none"
+    embed: int = 32
+    hidden: int = 48
+    vocab_size: int = VOCAB_SIZE
+
+    def __post_init__(self) -> None:
+        if self.attention not in ATTENTIONS:
+            raise ValueError(f"attention must be one of {ATTENTIONS}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Encoded:
+    """Encoder outputs: states h_1..h_m (B, m, H), mask (B, m), final (h, c) each (B, H)."""
+
+    states: torch.Tensor
+    mask: torch.Tensor
+    final: tuple[torch.Tensor, torch.Tensor]
+
+    def repeat(self, n: int) -> "Encoded":
+        """The same (single) source for ``n`` decoder hypotheses."""
+        return Encoded(self.states.expand(n, -1, -1), self.mask.expand(n, -1),
+                       (self.final[0].expand(n, -1), self.final[1].expand(n, -1)))
+
+
+class Seq2Seq(nn.Module):
+    def __init__(self, config: Seq2SeqConfig) -> None:
+        super().__init__()
+        self.config = config
+        E, H, V = config.embed, config.hidden, config.vocab_size
+        self.src_embed = nn.Embedding(V, E, padding_idx=PAD_ID)
+        self.encoder = nn.LSTM(E, H, batch_first=True)
+        self.tgt_embed = nn.Embedding(V, E, padding_idx=PAD_ID)
+        self.cell = nn.LSTMCell(E + H, H)
+        self.score = {"none": None, "dot": DotScore(), "additive": AdditiveScore(H)}[config.attention]
+        self.out = nn.Linear(H if config.attention == "none" else 2 * H, V)
+
+    def encode(self, src: torch.Tensor, src_len: torch.Tensor) -> Encoded:
+        """h_1 … h_m and the final state (h^(m), c^(m)) of each unpadded source."""
+        packed = pack_padded_sequence(self.src_embed(src), src_len.cpu(), batch_first=True,
+                                      enforce_sorted=False)
+        out, (h, c) = self.encoder(packed)
+        states, _ = pad_packed_sequence(out, batch_first=True, total_length=src.shape[1])
+        mask = torch.arange(src.shape[1])[None] < src_len[:, None]
+        return Encoded(states, mask, (h[0], c[0]))
+
+    def initial_state(self, enc: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
+        """s^(0) = the encoder's final state."""
+        return enc.final
+
+    def step(self, prev: torch.Tensor, state: tuple[torch.Tensor, torch.Tensor], enc: Encoded
+             ) -> tuple[torch.Tensor, tuple[torch.Tensor, torch.Tensor], torch.Tensor | None]:
+        """One decoder step: logits of P(y_t | y_<t, x), new state s^(t), attention weights α_t."""
+        s_prev = state[0]
+        if self.score is None:
+            context, weights = enc.final[0], None
+        else:
+            context, weights = attend(self.score(s_prev, enc.states), enc.states, enc.mask)
+        h, c = self.cell(torch.cat([self.tgt_embed(prev), context], dim=-1), state)
+        features = h if self.score is None else torch.cat([h, context], dim=-1)
+        return self.out(features), (h, c), weights
+
+    def forward(self, src: torch.Tensor, src_len: torch.Tensor, tgt_in: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """Teacher forcing: log P(· | y_<t, x) for every t (B, T, V), attention (B, T, m) or None."""
+        enc = self.encode(src, src_len)
+        state = self.initial_state(enc)
+        logits, weights = [], []
+        for t in range(tgt_in.shape[1]):
+            out, state, alpha = self.step(tgt_in[:, t], state, enc)
+            logits.append(out)
+            weights.append(alpha)
+        logprobs = torch.log_softmax(torch.stack(logits, dim=1), dim=-1)
+        return logprobs, (None if self.score is None else torch.stack(weights, dim=1))

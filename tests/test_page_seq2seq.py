@@ -1,0 +1,34 @@
+"""The seq2seq page in AppTest, on the shipped reverse models, in both languages."""
+import json
+
+import pytest
+
+from tests.apptest_helpers import errors, run_page
+
+
+def _figures(at):
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_seq2seq_page_shows_the_bottleneck_and_the_attention(lang):
+    at = run_page("seq2seq", lang)
+    assert errors(at) == [] and not at.error
+    figures = _figures(at)
+    assert len(figures) == 3  # accuracy, log-likelihood, attention heatmap
+    accuracy = {d["meta"]["variant"]: d["y"] for d in figures[0]["data"]}
+    assert set(accuracy) == {"none", "dot", "additive"}
+    assert accuracy["dot"][-1] > accuracy["none"][-1]
+    assert figures[2]["data"][0]["type"] == "heatmap"
+    assert any(r"\prod_{t=1}" in latex.value and "=" in latex.value for latex in at.latex)
+    beam = at.dataframe[-1].value
+    assert len(beam) >= 1
+
+
+def test_seq2seq_page_without_attention_and_with_bad_input():
+    at = run_page("seq2seq", "en", query={"model": "none"})
+    assert errors(at) == []
+    assert at.radio(key="seq2seq_variant").value == "none"
+    assert len(_figures(at)) == 2 and at.info
+    at.text_input(key="seq2seq_source_reverse").input("12a4").run()
+    assert errors(at) == [] and at.error
