@@ -1,14 +1,15 @@
 """Chain rule & perplexity: a sentence scored token by token by any NextTokenModel."""
 import math
 
-import numpy as np
 import streamlit as st
 
+from lmcore.corpus.segmentation import tokenize
 from lmcore.figures.ngram import (chain_rule_bars, cumulative_logprob_figure, running_perplexity_figure,
                                   uniform_die_figure)
 from lmcore.lm_protocol import NextTokenModel, perplexity_of
 from lmcore.ngram import METHODS, NgramModel, count_ngrams
-from lmcore.ngram.explain import tex, zero_reasons
+from lmcore.ngram.explain import zero_reasons
+from lmcore.ngram.latex import chain_product_latex, perplexity_latex
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_FACTORS = 12
@@ -48,8 +49,6 @@ if mode == "pick":
     pool = [s for s in (corpus.test or corpus.valid or corpus.train)[:50] if s]
     tokens = st.selectbox(tr("chain_rule.sentence_pick"), pool, format_func=" ".join, key="chain_pick") if pool else []
 else:
-    from lmcore.corpus.segmentation import tokenize
-
     text = st.text_input(tr("chain_rule.sentence_typed"), "", key="chain_typed")
     tokens = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
 if not tokens:
@@ -64,41 +63,8 @@ left.plotly_chart(cumulative_logprob_figure(scores, lang=lang()), width="stretch
 right.plotly_chart(running_perplexity_figure(scores, lang=lang()), width="stretch")
 
 st.markdown(tr("chain_rule.product"))
-history = ["<s>"] + list(scores.tokens)
-span = order - 1 if isinstance(model, NgramModel) else len(history)
-
-
-def factor(t: int) -> str:
-    """P(x_t | h) with h the history the model conditions on, as LaTeX under its value."""
-    h = history[max(0, t + 1 - span):t + 1] if span > 0 else []
-    cut = r"\ldots\," if t + 1 - span > 0 and span > 0 else ""
-    ctx = cut + r"\,".join(r"\langle s\rangle" if w == "<s>" else rf"\text{{{tex(w)}}}" for w in h)
-    ctx = ctx or r"\varnothing"
-    word = tex(scores.tokens[t])
-    return rf"\underbrace{{{tex_number(scores.probs[t])}}}_{{P(\text{{{word}}}\mid {ctx})}}"
-
-
-def tex_number(x: float) -> str:
-    """3 significant digits, powers of ten written as ×10^k."""
-    text = f"{x:.3g}"
-    if "e" not in text:
-        return text
-    mantissa, exponent = text.split("e")
-    return rf"{mantissa}\times 10^{{{int(exponent)}}}"
-
-
-terms = [factor(t) for t in range(len(scores.tokens))]
-if len(terms) > MAX_FACTORS:
-    terms = terms[:MAX_FACTORS - 1] + [r"\cdots"] + terms[-1:]
-lines = [r"\times ".join(terms[i:i + PER_LINE]) for i in range(0, len(terms), PER_LINE)]
-total = float(np.exp(result.log_prob))
-st.latex(r"\begin{aligned}P(x^{(1)},\ldots,x^{(T)})&=\prod_{t=1}^{T}P(x^{(t)}\mid x^{(<t)})\\&="
-         + r"\\&\times ".join(lines) + rf"\\&={tex_number(total)}\end{{aligned}}")
-J = -result.log_prob / result.n_tokens
-logp_tex = r"-\infty" if math.isinf(result.log_prob) else f"{result.log_prob:.3f}"
-ppl_tex = r"\infty" if math.isinf(result.ppl) else f"{result.ppl:.2f}"
-st.latex(rf"J=-\frac{{1}}{{T}}\sum_{{t=1}}^{{T}}\log P(x^{{(t)}}\mid x^{{(<t)}})=-\frac{{{logp_tex}}}{{{result.n_tokens}}}="
-         + (r"\infty" if math.isinf(J) else f"{J:.4f}") + rf",\qquad \text{{PPL}}=\exp(J)={ppl_tex}")
+st.latex(chain_product_latex(scores, span=order - 1, max_factors=MAX_FACTORS, per_line=PER_LINE))
+st.latex(perplexity_latex(result))
 
 st.subheader(tr("chain_rule.ppl_header"))
 m1, m2, m3, m4 = st.columns(4)

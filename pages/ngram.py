@@ -12,7 +12,8 @@ from lmcore.ngram import METHODS, NgramModel, count_ngrams
 from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
 from lmcore.ngram.arpa import arpa_lines
 from lmcore.ngram.compare import frequent_contexts, next_word_table
-from lmcore.ngram.explain import kn_terms, tex
+from lmcore.ngram.explain import kn_terms
+from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
@@ -48,14 +49,16 @@ st.caption(tr("ngram.caption"))
 if not train:
     st.error(tr("ngram.error.empty"))
     st.stop()
-counts = counts_for(corpus.key, train)
+with st.spinner(tr("ngram.fitting")):
+    counts = counts_for(corpus.key, train)
 
 c1, c2, c3 = st.columns(3)
 order = c1.slider(tr("ngram.order"), 1, 6, min(max(query_param("n", 3), 1), 6), key="ngram_order")
 delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0), 0.01, key="ngram_delta")
 d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75), 0.05, key="ngram_d")
 set_query_params(n=order, delta=delta, d=d)
-models = {m: model_for(corpus.key, order, m, delta, d, counts) for m in METHODS}
+with st.spinner(tr("ngram.fitting")):
+    models = {m: model_for(corpus.key, order, m, delta, d, counts) for m in METHODS}
 
 context: list[str] = []
 if order == 1:
@@ -101,16 +104,13 @@ right.plotly_chart(unseen_mass_figure(list(METHODS), [table.unseen_mass[m] for m
 
 st.subheader(tr("ngram.formula.header"))
 word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
-c_hw, c_h, V = models["mle"].count(table.context + [word]) if table.context else models["mle"].count([word]), table.context_count, len(models["mle"].vocab)
+lm_add = models["add-delta"]
 st.markdown(tr("ngram.formula.add_delta"))
-st.latex(rf"P_{{smooth}}(\text{{{tex(word)}}}\mid h)=\frac{{C(h,w)+\delta}}{{C(h)+\delta|V|}}=\frac{{{c_hw:g}+{delta:g}}}{{{c_h:g}+{delta:g}\cdot {V}}}={models['add-delta'].prob(word, context):.5f}")
-kn = kn_terms(models["kn-notes"], word, context)
+st.latex(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta, len(lm_add.vocab),
+                         lm_add.prob(word, context)))
 st.markdown(tr("ngram.formula.kn"))
-if kn.seen:
-    rhs = rf"\frac{{\max({kn.count:g}-{kn.discount:g},0)}}{{{kn.context_count:g}}}+{kn.lam:.4f}\cdot {kn.lower:.5f}"
-else:
-    rhs = rf"P_{{KN}}(w\mid h_{{-1}})={kn.lower:.5f}"
-st.latex(rf"P_{{KN}}(w\mid h)={rhs}={kn.value:.5f}")
+st.latex(NOTES_KN)
+st.latex(kn_notes_latex(word, kn_terms(models["kn-notes"], word, context)))
 st.caption(tr("ngram.formula.kn_counts", value=f"{models['kn-interp'].prob(word, context):.5f}"))
 
 st.subheader(tr("ngram.sparsity.header"))
@@ -121,7 +121,8 @@ if valid:
     floor = math.exp(corpus.true_entropy) if corpus.true_entropy is not None else None
     if floor is not None:
         st.info(tr("ngram.grid.floor", h=corpus.true_entropy, floor=floor))
-    grid = grid_for(corpus.key, delta, d, counts, valid)
+    with st.spinner(tr("ngram.fitting")):
+        grid = grid_for(corpus.key, delta, d, counts, valid)
     st.plotly_chart(perplexity_heatmap(GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), width="stretch")
 
 st.subheader(tr("ngram.cont.header"))
@@ -145,5 +146,6 @@ sample_method = s1.selectbox(tr("ngram.sample.method"), list(METHODS), index=4, 
 seed = int(s2.number_input(tr("ngram.sample.seed"), 0, 10_000, 0, key="ngram_seed"))
 for i in range(3):
     st.markdown("· " + (" ".join(models[sample_method].sample(seed * 3 + i, 40)) or "∅"))
-st.download_button(tr("ngram.download.arpa"), arpa_for(corpus.key, order, models["modified-kn"]).encode("utf-8"),
+kn_model = models["modified-kn"]
+st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
                    file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")

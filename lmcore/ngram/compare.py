@@ -18,7 +18,7 @@ def context_counts(model: NgramModel, context: Sequence[str]) -> np.ndarray:
         out[:] = model.tables[0].count[:-1]
         return out
     c = context_row(model.tables, model.token_ids(h))
-    if c < 0 or len(h) != model.order - 1:
+    if c < 0:
         return out
     table = model.tables[len(h)]
     lo, hi = int(table.ctx_start[c]), int(table.ctx_start[c + 1])

@@ -74,12 +74,3 @@ def zero_reasons(scores: TokenLogProbs) -> list[ZeroReason]:
         ctx = history[i + 1 - (used - 1): i + 1] if used > 1 else []
         out.append(ZeroReason(int(i), scores.tokens[i], "oov" if scores.oov[i] else "unseen_ngram", ctx))
     return out
-
-
-TEX_SPECIALS = {c: "\\" + c for c in "&%$#_{}"} | {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\^{}",
-                                                  "<": r"\textless{}", ">": r"\textgreater{}"}
-
-
-def tex(word: str) -> str:
-    """A token safe inside \\text{...}."""
-    return "".join(TEX_SPECIALS.get(ch, ch) for ch in word)

@@ -68,5 +68,6 @@ STRINGS = {
     "ngram.sample.seed": ("Seed", "随机种子"),
     "ngram.download.csv": ("Download the table (CSV)", "下载表格（CSV）"),
     "ngram.download.arpa": ("Download the modified-KN model (ARPA)", "下载修正 KN 模型（ARPA）"),
+    "ngram.fitting": ("Counting and smoothing (cached afterwards)…", "正在计数与平滑（之后会缓存）…"),
     "ngram.error.empty": ("The training split is empty: choose a larger corpus.", "训练集为空：请选择更大的语料。"),
 }
