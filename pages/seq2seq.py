@@ -47,10 +47,9 @@ def _new_example(task: str, lo: int, hi: int) -> None:
 
 st.title(tr("nav.seq2seq"))
 st.markdown(tr("seq2seq.intro"))
-st.latex(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \quad c = h^{(m)}_\text{enc}, \quad"
-         r" s^{(t)} = f_\text{dec}(s^{(t-1)}, y_{t-1}, c), \quad"
-         r" P(y_t \mid y_{<t}, x) = \text{softmax}(W_o s^{(t)})[y_t]")
-st.latex(r"\text{attention: } \alpha_{tj} = \text{softmax}_j\, e(s^{(t-1)}, h_j), \quad"
+st.latex(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \qquad c = h^{(m)}_\text{enc} = f_\text{enc}(x_1, \ldots, x_m)")
+st.latex(r"s^{(t)} = f_\text{dec}(s^{(t-1)}, y_{t-1}, c), \qquad P(y_t \mid y_{<t}, x) = \text{softmax}(W_o s^{(t)})[y_t]")
+st.latex(r"\text{" + tr("seq2seq.attention_label") + r"} \quad \alpha_{tj} = \text{softmax}_j\, e(s^{(t-1)}, h_j), \quad"
          r" c_t = \sum_j \alpha_{tj} h_j, \quad e = s \cdot h_j \;\text{ or }\; v^\top \tanh(W_q s + W_k h_j)")
 
 default_task = query_param("task", DEFAULT_TASK)
@@ -116,8 +115,8 @@ source = list(text)
 target = target_of(task, source)
 output = greedy_outputs(model, [source], 2 * len(source) + 4)[0]
 c1, c2 = st.columns(2)
-c1.metric(tr("seq2seq.expected"), " ".join(target))
-c2.metric(tr("seq2seq.greedy"), " ".join(output) or "∅")
+c1.markdown(f"**{tr('seq2seq.expected')}**  \n`{' '.join(target)}`")
+c2.markdown(f"**{tr('seq2seq.greedy')}**  \n`{' '.join(output) or '∅'}`")
 c2.caption("✅ " + tr("seq2seq.match") if output == target else "❌ " + tr("seq2seq.mismatch"))
 
 st.markdown("**" + tr("seq2seq.factorisation_header") + "**")

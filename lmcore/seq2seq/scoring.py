@@ -58,16 +58,16 @@ def _tex_token(token: str) -> str:
     return token if token.isdigit() else r"\text{" + token + "}"
 
 
-def factorisation_latex(f: Factorisation, max_terms: int = 6) -> str:
-    """P(y|x) = ∏_t P(y_t | y_<t, x) written out with the live factors (middle terms elided)."""
+def factorisation_latex(f: Factorisation, max_terms: int = 8) -> str:
+    """P(y|x) = ∏_t P(y_t | y_<t, x) written out with the live factors (middle terms elided),
+    as a three-line LaTeX ``aligned`` block."""
+    T = len(f.target)
     terms = [f"{p:.3f}" for p in f.probs]
-    if len(terms) > max_terms:
+    if T > max_terms:
         terms = terms[: max_terms // 2] + [r"\cdots"] + terms[-(max_terms - max_terms // 2):]
     first = r"P(y_1{=}" + _tex_token(f.target[0]) + r" \mid x)"
-    last = (r"P(y_{" + str(len(f.target)) + r"}{=}" + _tex_token(f.target[-1])
-            + r" \mid y_{<" + str(len(f.target)) + r"}, x)")
-    product = r" \cdot ".join(terms)
-    middle = r" \cdots " if len(f.target) > 1 else ""
-    chain = first + (middle + last if len(f.target) > 1 else "")
-    return (r"P(y \mid x) = \prod_{t=1}^{" + str(len(f.target)) + r"} P(y_t \mid y_{<t}, x) = "
-            + chain + " = " + product + f" = {math.exp(f.logprob):.4g}")
+    last = r"P(y_{" + str(T) + r"}{=}" + _tex_token(f.target[-1]) + r" \mid y_{<" + str(T) + r"}, x)"
+    chain = first + (r" \cdots " + last if T > 1 else "")
+    return (r"\begin{aligned} P(y \mid x) &= \prod_{t=1}^{" + str(T) + r"} P(y_t \mid y_{<t}, x) = "
+            + chain + r" \\ &= " + r" \cdot ".join(terms) + f" = {math.exp(f.logprob):.4g}"
+            + r" \end{aligned}")

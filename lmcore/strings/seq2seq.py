@@ -27,6 +27,7 @@ STRINGS = {
         "解码器只能通过编码器最后的隐状态 c 看到 x——无论 x 多长，都只是一个固定大小的向量：这就是"
         "**瓶颈**。注意力让每个解码步都能读取所有编码器状态 h_1 … h_m。",
     ),
+    "seq2seq.attention_label": ("attention:", "注意力："),
     "seq2seq.task": ("Task", "任务"),
     "seq2seq.task.copy": ("copy", "复制"),
     "seq2seq.task.reverse": ("reverse", "反转"),
