@@ -9,12 +9,20 @@ from lmcore.decoding import (NgramScorer, beam_search, beam_width_sweep, exhaust
                              greedy_decode, textbook_scorer)
 from lmcore.decoding.ngram_source import ngram_fitter
 from lmcore.figures.decoding import beam_sweep_figure, beam_tree_figure
+from lmcore.seq2seq.pretrained import pretrained, shipped_models
+from lmcore.seq2seq.scoring import decoder_scorer
+from lmcore.seq2seq.tasks import target_of
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _ngram_model(corpus_key: str, order: int, _sentences):
     return ngram_fitter()(_sentences, order)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _seq2seq_model(task: str):
+    return pretrained(task, "dot")[0]
 
 
 def _text(tokens, vocab) -> str:
@@ -25,7 +33,7 @@ st.title(tr("nav.decoding"))
 st.markdown(tr("decoding.intro"))
 st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
-sources = ["textbook"] + (["ngram"] if ngram_fitter() else [])
+sources = ["textbook"] + (["ngram"] if ngram_fitter() else []) + (["seq2seq"] if shipped_models() else [])
 source = st.radio(tr("decoding.source"), sources, format_func=labeller("decoding.source"),
                   index=sources.index(query_param("src", "textbook")) if query_param("src", "textbook") in sources else 0,
                   horizontal=True, key="decoding_source")
@@ -34,7 +42,7 @@ if query_param("src", "textbook") == "ngram" and "ngram" not in sources:
 
 c1, c2, c3, c4 = st.columns(4)
 k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2), key="decoding_k")
-default_len = 4 if source == "textbook" else 10
+default_len = {"textbook": 4, "ngram": 10}.get(source, 12)
 max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len), key=f"decoding_L_{source}")
 alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7), 0.1, key="decoding_alpha")
 shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2), key="decoding_pruned")
@@ -42,9 +50,8 @@ set_query_params(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
 
 if source == "textbook":
     st.info(tr("decoding.textbook_note"))
-    score = textbook_scorer()
-    per_parent = None
-else:
+    score, per_parent = textbook_scorer(), None
+elif source == "ngram":
     corpus = current_corpus()
     order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3), key="decoding_order")
     prompt = st.text_input(tr("decoding.prompt"), query_param("prompt", ""), help=tr("decoding.prompt_help"),
@@ -58,6 +65,18 @@ else:
         st.error(tr("decoding.ngram_failed", error=type(error).__name__))
         st.stop()
     per_parent = shown
+else:
+    tasks = sorted({task for task, _ in shipped_models()})
+    task = st.radio(tr("decoding.seq2seq_task"), tasks, format_func=labeller("seq2seq.task"), horizontal=True,
+                    key="decoding_s2s_task")
+    digits = st.text_input(tr("decoding.seq2seq_source"), query_param("x", "40213"), key="decoding_s2s_source",
+                           max_chars=12).strip()
+    set_query_params(x=digits)
+    if not (digits.isascii() and digits.isdigit() and 1 <= len(digits) <= 8) or (task == "translate" and digits[0] == "0"):
+        st.error(tr("decoding.seq2seq_bad"))
+        st.stop()
+    st.caption(tr("decoding.seq2seq_note", target=" ".join(target_of(task, list(digits)))))
+    score, per_parent = decoder_scorer(_seq2seq_model(task), list(digits)), shown
 vocab, end = score.vocab, score.end_id
 
 tree = beam_search(score, k, max_len, end, alpha, pruned_per_parent=per_parent)

@@ -46,3 +46,12 @@ def test_decoding_page_on_the_ngram_model_with_a_prompt():
     nodes = [d for d in tree["data"] if d.get("meta", {}).get("role") == "kept_nodes"]
     assert nodes and len(nodes[0]["x"]) > 1
     assert len(at.dataframe[0].value) >= 1
+
+
+def test_decoding_page_on_the_seq2seq_decoder():
+    at = run_page("decoding", "en", query={"src": "seq2seq", "k": "3", "L": "10", "x": "4021"})
+    assert errors(at) == [] and not at.error
+    assert at.radio(key="decoding_source").value == "seq2seq"
+    assert at.dataframe[0].value.iloc[0, 1] == "1 2 0 4 </s>"  # the shipped reverse model gets it right
+    at.text_input(key="decoding_s2s_source").input("12x").run()
+    assert errors(at) == [] and at.error

@@ -64,9 +64,9 @@ def _edges(tree: SearchTree, pos: list[tuple[float, float]], nodes: Sequence[int
     return xs, ys
 
 
-def _path_trace(tree, pos, ids, colour, name, role) -> go.Scatter:
+def _path_trace(tree, pos, ids, colour, name, role, width) -> go.Scatter:
     return go.Scatter(x=[pos[i][0] for i in ids], y=[pos[i][1] for i in ids], mode="lines",
-                      line=dict(color=colour, width=6), opacity=0.45, name=name,
+                      line=dict(color=colour, width=width), opacity=0.45, name=name,
                       hoverinfo="skip", meta={"role": role})
 
 
@@ -83,10 +83,10 @@ def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[in
     fig = go.Figure()
     if greedy is not None:
         fig.add_trace(_path_trace(tree, pos, path_nodes(tree, greedy), GREEDY_COLOUR,
-                                  t("decoding.fig.greedy_path", lang), "greedy_path"))
+                                  t("decoding.fig.greedy_path", lang), "greedy_path", 12))
     if tree.nbest:
         fig.add_trace(_path_trace(tree, pos, tree.path(tree.best.node), BEST_COLOUR,
-                                  t("decoding.fig.best_path", lang), "best_path"))
+                                  t("decoding.fig.best_path", lang), "best_path", 5))
     for nodes, role, style in ((kept, "kept_edges", dict(color=KEPT_COLOUR, width=1.6)),
                                (pruned, "pruned_edges", dict(color=PRUNED_COLOUR, width=1, dash="dot"))):
         xs, ys = _edges(tree, pos, nodes)
@@ -105,7 +105,8 @@ def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[in
                    state=t(f"decoding.state.{tree.state[i]}", lang)) for i in nodes]
         fig.add_scatter(x=[pos[i][0] for i in nodes], y=[pos[i][1] for i in nodes],
                         mode="markers+text", text=[label(i) for i in nodes],
-                        textposition="middle right", marker=markers[state], hovertext=hover,
+                        textposition="middle right" if state == PRUNED else "top center",
+                        marker=markers[state], hovertext=hover,
                         hoverinfo="text", name=t(f"decoding.state.{state}", lang),
                         meta={"role": f"{state}_nodes", "nodes": nodes})
     n_leaves = 1 - min((p[1] for p in pos), default=0)

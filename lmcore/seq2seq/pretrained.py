@@ -38,6 +38,11 @@ def load_model(path: Path) -> tuple[Seq2Seq, TrainConfig]:
     return model, TrainConfig(**blob["train"])
 
 
+def shipped_models(attention: str = "dot") -> list[tuple[str, str]]:
+    """(task, attention) pairs whose weights are shipped in assets/seq2seq."""
+    return [key for key in RECIPES if key[1] == attention and asset_path(*key).exists()]
+
+
 def pretrained(task: str, attention: str) -> tuple[Seq2Seq, TrainConfig] | None:
     """The shipped model for (task, attention), or None when it is not shipped."""
     path = asset_path(task, attention)

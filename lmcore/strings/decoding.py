@@ -36,6 +36,13 @@ STRINGS = {
     "decoding.source": ("Model", "模型"),
     "decoding.source.textbook": ("Textbook example (greedy is not optimal)", "教科书示例（贪心并非最优）"),
     "decoding.source.ngram": ("N-gram model on the current corpus", "当前语料上的 N 元模型"),
+    "decoding.source.seq2seq": ("Seq2seq decoder (shipped model with attention)", "Seq2seq 解码器（随应用提供的注意力模型）"),
+    "decoding.seq2seq_task": ("Task of the seq2seq model", "Seq2seq 模型的任务"),
+    "decoding.seq2seq_source": ("Source x (1 to 8 digits)", "源序列 x（1 到 8 个数字）"),
+    "decoding.seq2seq_bad": ("Please type 1 to 8 digits (0-9; no leading 0 for numerals).",
+                             "请输入 1 到 8 个数字（0-9；中文数字任务不能以 0 开头）。"),
+    "decoding.seq2seq_note": ("The search looks for argmax_y P(y | x) under the decoder; the correct answer is {target}.",
+                              "搜索的是解码器下的 argmax_y P(y | x)；正确答案是 {target}。"),
     "decoding.ngram_missing": (
         "The n-gram model is not available yet; showing the textbook example.",
         "N 元模型暂不可用；显示教科书示例。",
