@@ -11,7 +11,7 @@ from lmcore.figures.ngram import (continuation_figure, method_label, next_word_f
 from lmcore.ngram import METHODS, NgramModel, count_ngrams
 from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
 from lmcore.ngram.arpa import arpa_lines
-from lmcore.ngram.compare import frequent_contexts, next_word_table
+from lmcore.ngram.compare import frequent_contexts, next_word_table, table_frame
 from lmcore.ngram.explain import kn_terms
 from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
@@ -81,16 +81,10 @@ st.subheader(tr("ngram.table.header"))
 st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
 if order > 1 and table.context_count == 0:
     st.warning(tr("ngram.context_unseen"))
-labels = {m: method_label(m, lang()) for m in METHODS}
-rows = {tr("ngram.table.word"): table.words + [tr("ngram.table.others"), tr("ngram.table.sum")],
-        tr("ngram.table.count"): list(table.counts) + [None, table.context_count]}
-for m in METHODS:
-    rows[labels[m]] = list(table.probs[m]) + [table.others[m], table.sums[m]]
-frame = pd.DataFrame(rows)
-mle_col = labels["mle"]
-styled = frame.style.format({c: "{:.4f}" for c in labels.values()} | {tr("ngram.table.count"): "{:,.0f}"}, na_rep="").map(
-    lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[mle_col])
-st.dataframe(styled, hide_index=True)
+frame = table_frame(table, lang())
+st.dataframe(frame.style.format(precision=4).format("{:,.0f}", subset=[tr("ngram.table.count")]).map(
+    lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[method_label("mle", lang())]), hide_index=True,
+             height="content", column_config={tr("ngram.table.word"): st.column_config.TextColumn(width="medium")})
 st.caption(tr("ngram.table.note"))
 st.download_button(tr("ngram.download.csv"), frame.to_csv(index=False).encode("utf-8"),
                    file_name="next_words.csv", mime="text/csv")
@@ -137,7 +131,7 @@ for col, key, title in ((left, "count", "ngram.cont.by_count"), (right, "continu
     idx = top_by(cc, key, 15)
     col.markdown(f"**{tr(title)}**")
     col.dataframe(pd.DataFrame({tr("ngram.table.word"): [cc.words[i] for i in idx], "C(w)": cc.count[idx],
-                                "N1+(• w)": cc.continuation[idx]}), hide_index=True)
+                                "N1+(• w)": cc.continuation[idx]}), hide_index=True, height="content")
 
 st.subheader(tr("ngram.sample.header"))
 s1, s2 = st.columns(2)

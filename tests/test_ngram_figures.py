@@ -91,3 +91,19 @@ def test_kn_terms_reproduce_the_probability():
         k = kn_terms(lm, word, ["<s>", "w3"])
         value = max(k.count - k.discount, 0) / k.context_count + k.lam * k.lower if k.seen else k.lower
         assert value == pytest.approx(lm.prob(word, ["<s>", "w3"]), abs=1e-12)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_table_frame_rows(lang):
+    from lmcore.i18n import t
+    from lmcore.ngram.compare import table_frame
+
+    models = {m: NgramModel(COUNTS, 2, m) for m in METHODS}
+    table = next_word_table(models, ["<s>"], n_rows=4, n_unseen=2)
+    frame = table_frame(table, lang)
+    assert len(frame) == len(table.words) + 2
+    assert frame.iloc[-1, 0] == t("ngram.table.sum", lang)
+    assert frame[t("ngram.table.count", lang)].iloc[-1] == models["mle"].context_count(["<s>"])
+    assert frame[t("ngram.method.modified-kn", lang)].iloc[-1] == pytest.approx(1.0)
+    # the two unseen rows are MLE zeros
+    assert (frame[t("ngram.method.mle", lang)].iloc[len(table.words) - 2:len(table.words)] == 0).all()

@@ -5,7 +5,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+import pandas as pd
 
+from lmcore.i18n import t
 from lmcore.ngram.levels import context_row
 from lmcore.ngram.model import NgramModel
 
@@ -87,3 +89,15 @@ def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
             row = int(t.ctx[row])
         out.append(words[::-1])
     return out or [["<s>"]]
+
+
+def table_frame(table: NextWordTable, lang: str = "en") -> pd.DataFrame:
+    """The table as shown: word, C(h,w) (the rest of C(h) on 'all other words'), one column per method; 'all other words' and Σ rows."""
+    frame = pd.DataFrame({
+        t("ngram.table.word", lang): table.words + [t("ngram.table.others", lang), t("ngram.table.sum", lang)],
+        t("ngram.table.count", lang): list(table.counts) + [table.context_count - float(np.sum(table.counts)),
+                                                            table.context_count],
+    })
+    for m, p in table.probs.items():
+        frame[t(f"ngram.method.{m}", lang)] = list(p) + [table.others[m], table.sums[m]]
+    return frame
