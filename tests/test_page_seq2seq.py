@@ -32,3 +32,16 @@ def test_seq2seq_page_without_attention_and_with_bad_input():
     assert len(_figures(at)) == 2 and at.info
     at.text_input(key="seq2seq_source_reverse").input("12a4").run()
     assert errors(at) == [] and at.error
+
+
+def test_training_a_model_in_the_app():
+    at = run_page("seq2seq", "zh", query={"task": "copy"})
+    assert errors(at) == [] and at.info  # no shipped copy model yet
+    at.slider(key="seq2seq_train_len_copy").set_value(3)
+    at.slider(key="seq2seq_train_steps").set_value(200)
+    at.selectbox(key="seq2seq_train_variant").set_value("dot")
+    at.button(key="seq2seq_train").click().run()
+    assert errors(at) == [] and at.success
+    figures = _figures(at)
+    assert [d["meta"]["variant"] for d in figures[0]["data"]] == ["dot"]
+    assert figures[0]["data"][0]["x"] == [2, 3]
