@@ -105,3 +105,17 @@ def test_exploding_run_stops_with_nan_markers_and_converts_to_explicit_cells():
     run = run_sentence(lm, ["the", "cat", "sat"])
     got = torch.log(run.probs)
     assert torch.allclose(got, expected, atol=1e-10)
+
+
+def test_corpus_models_train_and_beat_the_random_model():
+    from lmcore.recurrent.corpus_models import (
+        ClipRunSettings, corpus_clip_experiment, enough_text, random_corpus_lm, trained_corpus_lm,
+    )
+
+    assert enough_text(STREAM_SENTENCES) and not enough_text([["a", "b"]])
+    trained, log = trained_corpus_lm(STREAM_SENTENCES, "rnn", steps=60)
+    untrained = random_corpus_lm(STREAM_SENTENCES)
+    sentence = STREAM_SENTENCES[0]
+    assert run_sentence(trained, sentence).J < run_sentence(untrained, sentence).J
+    runs = corpus_clip_experiment(STREAM_SENTENCES, ClipRunSettings(steps=20, seq_len=10))
+    assert set(runs) == {"unclipped", "clipped"} and runs["clipped"].threshold == 1.0

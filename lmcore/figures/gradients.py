@@ -88,7 +88,7 @@ def eigenvalue_figure(eigs: np.ndarray, sigma1: float, lang: str = "en") -> go.F
     fig.add_scatter(x=eigs.real, y=eigs.imag, mode="markers", marker=dict(size=6), name="λ(W_h)")
     reach = max(1.1, rho * 1.1)
     fig.update_layout(
-        title=t("gradients.fig.eig_title", lang, rho=rho, sigma1=sigma1),
+        title=dict(text=t("gradients.fig.eig_title", lang, rho=rho, sigma1=sigma1), font=dict(size=13)),
         xaxis=dict(title=t("gradients.fig.real", lang), range=[-reach, reach], zeroline=True),
         yaxis=dict(title=t("gradients.fig.imag", lang), range=[-reach, reach], scaleanchor="x"),
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=420,
@@ -106,7 +106,7 @@ def per_step_figure(values: np.ndarray, reference: float, kind: str, lang: str =
     fig.add_hline(y=reference, line=dict(dash="dash", color=COLOURS["theory"]),
                   annotation_text=t(f"gradients.fig.{kind}_ref", lang, v=reference))
     fig.update_layout(
-        title=t(f"gradients.fig.{kind}_title", lang),
+        title=dict(text=t(f"gradients.fig.{kind}_title", lang), font=dict(size=13)),
         xaxis=dict(title=t("gradients.fig.step", lang)),
         yaxis=dict(title=t(f"gradients.fig.{kind}_axis", lang), type="log" if kind == "jacobian" else "linear"),
         showlegend=False, margin=dict(t=60, b=40), height=320,

@@ -73,7 +73,7 @@ def bptt_heatmap(norms: np.ndarray, tokens: list[str], window: int | None = None
             xs += [k_edge - 1, k_edge, k_edge]
             ys += [row - 0.5, row - 0.5, row + 0.5]
         fig.add_scatter(x=xs, y=ys, mode="lines", line=dict(color="white", width=3, dash="dash"),
-                        name=t("rnn_bptt.fig.window", lang, w=window), hoverinfo="skip")
+                        name=t("rnn_bptt.fig.window", lang, w=window), hoverinfo="skip", showlegend=True)
     fig.update_layout(
         title=t("rnn_bptt.fig.bptt_title", lang),
         xaxis=dict(title=t("rnn_bptt.fig.k_axis", lang), tickvals=steps, ticktext=[plain(s) for s in tokens]),

@@ -24,6 +24,7 @@ STRINGS = {
         "第 {t} 步：输入 x({t}) = “{word}”，模型应当预测“{target}”（p = {p:.4f}）。",
     ),
     "rnn_bptt.topk": ("Top-{k} next words ŷ(t) at each step", "每步 ŷ(t) 概率最高的 {k} 个词"),
+    "rnn_bptt.k": ("k (how many next words to list)", "k（列出几个候选词）"),
     "rnn_bptt.col.t": ("t", "t"),
     "rnn_bptt.col.input": ("input x(t)", "输入 x(t)"),
     "rnn_bptt.col.target": ("target x(t+1)", "目标 x(t+1)"),
@@ -36,9 +37,11 @@ STRINGS = {
     "rnn_bptt.bptt.header": ("BPTT: where ∂J/∂W_h comes from", "BPTT：∂J/∂W_h 从哪里来"),
     "rnn_bptt.bptt.caption": (
         "Cell (t, k) is ‖G(t, k)‖ = ‖δ(t,k) h(k−1)ᵀ‖, the part of ∂J(t)/∂W_h that flows back to step k. Row t sums "
-        "(as matrices) to ∂J(t)/∂W_h; everything divided by T sums to ∂J/∂W_h — checked against autograd in the tests.",
+        "(as matrices) to ∂J(t)/∂W_h; everything divided by T sums to ∂J/∂W_h — checked against autograd in the tests. "
+        "Column k = 1 is empty: h(0) = 0, so W_h h(0) passes no gradient to W_h. g_(t−k<w) is truncated BPTT's sum.",
         "单元格 (t, k) 为 ‖G(t, k)‖ = ‖δ(t,k) h(k−1)ᵀ‖，即 ∂J(t)/∂W_h 中回传到第 k 步的部分。第 t 行（按矩阵）求和得 ∂J(t)/∂W_h；"
-        "全部求和再除以 T 得 ∂J/∂W_h——测试中已与自动微分核对。",
+        "全部求和再除以 T 得 ∂J/∂W_h——测试中已与自动微分核对。第 k = 1 列为空：h(0) = 0，W_h h(0) 不给 W_h 传梯度。"
+        "g_(t−k<w) 为截断 BPTT 的求和。",
     ),
     "rnn_bptt.window": ("Truncation window (steps kept back in time)", "截断窗口（向过去保留的步数）"),
     "rnn_bptt.metric.dropped": ("Share of Σ‖G‖ dropped", "被丢弃的 Σ‖G‖ 占比"),

@@ -1,0 +1,59 @@
+"""The per-setting numbers the gradients page shows beside its curves (seed 0 of a random cell):
+W_h's spectrum, mean σ'(z(j)), one Jacobian factor's norm per step, the notes' product norms,
+and for the LSTM the quality of ∂c(t)/∂c(t−1) ≈ f(t)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from lmcore.recurrent.cells import run_lstm, run_rnn
+from lmcore.recurrent.jacobian import (
+    forget_gate_approximation, mean_activation_derivative, per_step_jacobian_norms, product_norms,
+)
+from lmcore.recurrent.rnn_lm import RNNLanguageModel, input_gradient_norms
+from lmcore.recurrent.weights import (
+    CellSpec, eigenvalues, largest_singular_value, random_cell, random_inputs, spectral_radius,
+)
+
+
+@dataclass
+class RNNPanels:
+    """σ1 and ρ of W_h, its eigenvalues, and per step j: mean σ'(z(j)), ‖W_hᵀ diag σ'(z(j))‖₂;
+    ``product`` [d] = ‖∏_{j=T−d+1..T} W_hᵀ diag σ'(z(j))‖₂ (index = distance d)."""
+
+    sigma1: float
+    rho: float
+    eigs: np.ndarray
+    mean_deriv: np.ndarray
+    step_norms: np.ndarray
+    product: np.ndarray
+
+
+def rnn_panels(spec: CellSpec, T: int, input_scale: float, seed: int = 0) -> RNNPanels:
+    """The RNN's diagnostics on the same random inputs as its gradient curve."""
+    rnn_spec = CellSpec("rnn", spec.hidden, spec.input_dim, spec.kind, spec.scale, spec.activation)
+    w = random_cell(rnn_spec, seed)
+    with torch.no_grad():
+        trace = run_rnn(w, random_inputs(T, spec.input_dim, input_scale, seed))
+    return RNNPanels(
+        sigma1=largest_singular_value(w.W_h), rho=spectral_radius(w.W_h), eigs=eigenvalues(w.W_h),
+        mean_deriv=mean_activation_derivative(w, trace), step_norms=per_step_jacobian_norms(w, trace),
+        product=product_norms(w, trace),
+    )
+
+
+def lstm_panel(spec: CellSpec, T: int, input_scale: float, seed: int = 0) -> dict[str, np.ndarray]:
+    """Exact ‖∂c(t)/∂c(t−1)‖ vs ‖diag f(t)‖ and the relative error, for the LSTM of ``spec``."""
+    lstm_spec = CellSpec("lstm", spec.hidden, spec.input_dim, spec.kind, spec.scale,
+                         forget_bias=spec.forget_bias)
+    w = random_cell(lstm_spec, seed)
+    with torch.no_grad():
+        trace = run_lstm(w, random_inputs(T, spec.input_dim, input_scale, seed))
+    return forget_gate_approximation(w, trace)
+
+
+def connectivity(models: dict[str, RNNLanguageModel], tokens: list[str], position: int) -> dict[str, np.ndarray]:
+    """‖∂J(position)/∂x(k)‖ for k = 1..position under each model (same sentence)."""
+    return {name: input_gradient_norms(lm, tokens, position) for name, lm in models.items()}
