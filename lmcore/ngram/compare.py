@@ -67,7 +67,8 @@ def next_word_table(models: dict[str, NgramModel], context: Sequence[str], n_row
 
 
 def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
-    """The k most frequent contexts of length N−1 in training (``<s>`` included), by C(h);
+    """k frequent contexts of length N−1 in training (``<s>`` included), those followed by the most
+    distinct words N1+(h •) first (then by C(h)): the ones where smoothing has most to do.
     ``[["<s>"]]`` when the training sentences are too short to hold any."""
     if model.order < 2:
         return [[]]
@@ -76,7 +77,8 @@ def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
     starts = table.ctx_start
     nonempty = starts[1:] > starts[:-1]
     totals = np.where(nonempty, totals, 0)
-    best = np.argsort(-totals, kind="stable")[:k]
+    distinct = np.diff(starts)
+    best = np.lexsort((-totals, -distinct))[:k]
     names = list(model.vocab) + ["<s>"]
     out = []
     for c in best:
