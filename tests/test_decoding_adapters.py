@@ -71,3 +71,25 @@ def test_recurrent_scorer_matches_a_full_forward_pass():
             assert torch.allclose(row, want, atol=1e-6)
     tree = beam_search(scorer, 3, max_len=5, end_id=0)
     assert len(tree.nbest) >= 1
+
+
+def test_distribution_scorer_on_a_trained_neural_lm_matches_its_own_chain_rule():
+    training = pytest.importorskip("lmcore.training.loop")
+    from lmcore.training.config import TrainConfig
+    from lmcore.decoding import DistributionScorer
+
+    train = [["a", "b", "c"], ["a", "c"], ["b", "a", "c"]] * 4
+    try:
+        lm = training.train_sentences(train, train[:3], ["<unk>", "a", "b", "c"],
+                                      TrainConfig(cell="gru", embed_dim=4, hidden_size=6, steps=3,
+                                                  eval_every=3, report_every=3, batch_size=4, bptt=4))
+    except TypeError as error:  # the other module's API moved
+        pytest.skip(f"lmcore.training changed: {error}")
+    scorer = DistributionScorer(lm)
+    assert scorer.vocab[scorer.end_id] == "</s>"
+    finished = [h for h in beam_search(scorer, 4, max_len=8, end_id=scorer.end_id).nbest if h.finished]
+    assert finished
+    for h in finished:
+        words = [scorer.vocab[i] for i in h.tokens]
+        chain = float(np.sum(lm.sentence_logprobs(words[:-1]).logprobs))
+        assert h.logprob == pytest.approx(chain, abs=1e-5)

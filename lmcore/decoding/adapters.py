@@ -1,8 +1,9 @@
 """Thin adapters turning language models into scorers ``score(prefixes) -> (n × |V|) log-probs``.
 
-* :class:`NgramScorer` wraps any model with ``distribution(context)`` over ``model.vocab``
-  (the n-gram LMs of :mod:`lmcore.ngram`); it accepts a distribution returned as a mapping
-  token -> probability or as a vector aligned with the vocabulary.
+* :class:`DistributionScorer` (alias :class:`NgramScorer`) wraps any model with
+  ``distribution(context)`` over ``model.vocab`` (``lmcore.lm_protocol.NextTokenModel``: the n-gram
+  LMs of :mod:`lmcore.ngram`, the trained ``lmcore.training.NeuralLM``); it accepts a distribution
+  returned as a mapping token -> probability or as a vector aligned with the vocabulary.
 * :class:`RecurrentScorer` wraps a recurrent step ``step(inputs, state) -> (logits, state)``
   (an RNN/LSTM LM, or a seq2seq decoder with its encoder outputs closed over), caching the state of
   every prefix so each beam step costs one batched step of the network.
@@ -30,7 +31,7 @@ def vocabulary_list(vocab: Any) -> list[str]:
     return list(vocab)
 
 
-class NgramScorer:
+class DistributionScorer:
     """log P(w | <s> prompt y_<t) from ``model.distribution(context)`` (context = token list).
 
     ``start`` (default ``<s>``) opens every context, marking the start of a sentence.
@@ -65,6 +66,9 @@ class NgramScorer:
     def __call__(self, prefixes: Sequence[Prefix]) -> np.ndarray:
         with np.errstate(divide="ignore"):
             return np.log(np.stack([self.probs(tuple(p)) for p in prefixes]))
+
+
+NgramScorer = DistributionScorer
 
 
 State = Any  # a tensor or a tuple of tensors, batch along ``batch_dim``
