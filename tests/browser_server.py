@@ -87,9 +87,15 @@ def wait_for_app(page, timeout: float = 120_000) -> None:
     page.wait_for_function("document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0", timeout=timeout)
 
 
-def screenshot(page, name: str) -> None:
+def screenshot(page, name: str, max_height: int = 5000) -> None:
+    """Save the whole page: Streamlit scrolls inside its main container, so grow the viewport to fit it."""
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    size = page.viewport_size
+    height = page.evaluate("(document.querySelector('[data-testid=\"stMain\"]') || document.body).scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": min(max(height, size["height"]), max_height)})
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    page.set_viewport_size(size)
 
 
 def chromium_installed() -> bool:
