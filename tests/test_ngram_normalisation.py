@@ -98,3 +98,10 @@ def test_prob_matches_distribution_and_sentence_scores():
             history.append(tok)
         assert scores.tokens[-1] == "</s>"
         assert scores.oov.tolist() == [t == "never-seen-word" for t in scores.tokens]
+
+
+def test_literal_boundary_tokens_inside_sentences_are_dropped():
+    clean = NgramModel.fit(TRAIN[:50], 3, "modified-kn")
+    noisy = NgramModel.fit([s[:2] + ["</s>", "<s>"] + s[2:] for s in TRAIN[:50]], 3, "modified-kn")
+    assert noisy.vocab == clean.vocab
+    np.testing.assert_array_equal(noisy.distribution(["<s>", "w1"]), clean.distribution(["<s>", "w1"]))

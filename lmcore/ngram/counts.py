@@ -53,11 +53,10 @@ class Vocab:
 
 
 def build_vocab(sentences: Sequence[Sequence[str]]) -> tuple[Vocab, Counter]:
-    """The vocabulary of the training sentences (and the raw word counts)."""
+    """The vocabulary of the training sentences and their raw counts (literal ``<s>``/``</s>``
+    inside sentences are kept in the counter, so callers know whether to clean them out)."""
     counter = Counter(chain.from_iterable(sentences))
-    for special in (BOS, EOS):
-        counter.pop(special, None)
-    words = [UNK, EOS] + [w for w, _ in counter.most_common() if w != UNK]
+    words = [UNK, EOS] + [w for w, _ in counter.most_common() if w not in (UNK, BOS, EOS)]
     stoi = {w: i for i, w in enumerate(words)}
     stoi[BOS] = len(words)
     return Vocab(words, stoi), counter
@@ -73,14 +72,16 @@ class Stream:
     starts: np.ndarray  # index of each sentence's <s>
 
 
-def encode(sentences: Sequence[Sequence[str]], vocab: Vocab, unk_trained: bool = False) -> Stream:
+def encode(sentences: Sequence[Sequence[str]], vocab: Vocab, unk_trained: bool = False,
+           clean: bool = True, mark_oov: bool = True) -> Stream:
     """Turn sentences into a :class:`Stream` ``<s> w1 … wT </s> <s> …``.
 
     A token is OOV when it is not a training word: a string outside the vocabulary, or a literal
     ``<unk>`` when ``<unk>`` did not occur in training (``unk_trained`` False). Literal
-    ``<s>``/``</s>`` tokens inside a sentence are dropped.
+    ``<s>``/``</s>`` tokens inside a sentence are dropped (``clean``; the training path skips this
+    when the vocabulary counter saw none). ``mark_oov=False`` leaves the OOV mask empty.
     """
-    sents = [[w for w in s if w != BOS and w != EOS] for s in sentences]
+    sents = [[w for w in s if w != BOS and w != EOS] for s in sentences] if clean else sentences
     lengths = np.fromiter((len(s) for s in sents), dtype=np.int64, count=len(sents)) + 2
     total = int(lengths.sum())
     starts = np.zeros(len(sents), dtype=np.int64)
@@ -98,11 +99,12 @@ def encode(sentences: Sequence[Sequence[str]], vocab: Vocab, unk_trained: bool =
     ids[ends] = EOS_ID
     pos = np.arange(total, dtype=np.int64) - np.repeat(starts, lengths)
     oov = np.zeros(total, dtype=bool)
-    stoi = vocab.stoi
-    word_oov = np.fromiter((w not in stoi for w in flat), dtype=bool, count=len(flat))
-    if not unk_trained:
-        word_oov |= words == UNK_ID
-    oov[mask] = word_oov
+    if mark_oov:
+        stoi = vocab.stoi
+        word_oov = np.fromiter((w not in stoi for w in flat), dtype=bool, count=len(flat))
+        if not unk_trained:
+            word_oov |= words == UNK_ID
+        oov[mask] = word_oov
     return Stream(ids, pos, oov, starts)
 
 
@@ -156,15 +158,17 @@ def count_tables(stream: Stream, n_ids: int, max_order: int) -> list[Table]:
     for k in range(2, max_order + 1):
         t = np.nonzero(pos >= k - 1)[0]
         keys_t = row_at[t - 1] * n_ids + ids[t]
-        keys, first_t, inverse, count = np.unique(keys_t, return_index=True, return_inverse=True,
-                                                  return_counts=True)
+        keys, inverse, count = np.unique(keys_t, return_inverse=True, return_counts=True)
+        inverse = inverse.ravel()
         prev = tables[-1]
         ctx = keys // n_ids
         new_row_at = np.full(len(ids), -1, dtype=np.int64)
-        new_row_at[t] = inverse.ravel()
+        new_row_at[t] = inverse
+        suffix = np.empty(len(keys), dtype=np.int64)
+        suffix[inverse] = row_at[t]  # every occurrence of (h, w) has the same suffix (h', w)
         tables.append(Table(
             order=k, radix=n_ids, keys=keys, count=count.astype(np.int64), ctx=ctx,
-            word=keys % n_ids, suffix=row_at[t[first_t]], first=prev.first[ctx],
+            word=keys % n_ids, suffix=suffix, first=prev.first[ctx],
             ctx_start=np.searchsorted(keys, np.arange(len(prev) + 1, dtype=np.int64) * n_ids),
         ))
         row_at = new_row_at

@@ -39,7 +39,7 @@ def count_ngrams(sentences: Sequence[Sequence[str]], max_order: int) -> NgramCou
     if not 1 <= max_order <= MAX_ORDER:
         raise ValueError(f"order must be between 1 and {MAX_ORDER}")
     vocab, counter = build_vocab(sentences)
-    stream = encode(sentences, vocab, unk_trained=True)
+    stream = encode(sentences, vocab, clean=BOS in counter or EOS in counter, mark_oov=False)
     return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), counter.get("<unk>", 0) > 0)
 
 
