@@ -11,7 +11,7 @@ from lmcore.decoding.ngram_source import ngram_fitter
 from lmcore.figures.decoding import beam_sweep_figure, beam_tree_figure
 from lmcore.seq2seq.pretrained import pretrained, shipped_models
 from lmcore.seq2seq.scoring import decoder_scorer
-from lmcore.seq2seq.tasks import target_of
+from lmcore.seq2seq.tasks import parse_source, target_of
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 
@@ -34,10 +34,11 @@ st.markdown(tr("decoding.intro"))
 st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
 sources = ["textbook"] + (["ngram"] if ngram_fitter() else []) + (["seq2seq"] if shipped_models() else [])
+wanted = query_param("src", "textbook")
 source = st.radio(tr("decoding.source"), sources, format_func=labeller("decoding.source"),
-                  index=sources.index(query_param("src", "textbook")) if query_param("src", "textbook") in sources else 0,
+                  index=sources.index(wanted) if wanted in sources else 0,
                   horizontal=True, key="decoding_source")
-if query_param("src", "textbook") == "ngram" and "ngram" not in sources:
+if wanted == "ngram" and "ngram" not in sources:
     st.info(tr("decoding.ngram_missing"))
 
 c1, c2, c3, c4 = st.columns(4)
@@ -70,20 +71,23 @@ else:
     task = st.radio(tr("decoding.seq2seq_task"), tasks, format_func=labeller("seq2seq.task"), horizontal=True,
                     key="decoding_s2s_task")
     digits = st.text_input(tr("decoding.seq2seq_source"), query_param("x", "40213"), key="decoding_s2s_source",
-                           max_chars=12).strip()
+                           max_chars=12)
     set_query_params(x=digits)
-    if not (digits.isascii() and digits.isdigit() and 1 <= len(digits) <= 8) or (task == "translate" and digits[0] == "0"):
+    source_tokens = parse_source(task, digits, 1, 8)
+    if source_tokens is None:
         st.error(tr("decoding.seq2seq_bad"))
         st.stop()
-    st.caption(tr("decoding.seq2seq_note", target=" ".join(target_of(task, list(digits)))))
-    score, per_parent = decoder_scorer(_seq2seq_model(task), list(digits)), shown
+    st.caption(tr("decoding.seq2seq_note", target=" ".join(target_of(task, source_tokens))))
+    score, per_parent = decoder_scorer(_seq2seq_model(task), source_tokens), shown
 vocab, end = score.vocab, score.end_id
 
 tree = beam_search(score, k, max_len, end, alpha, pruned_per_parent=per_parent)
 greedy = greedy_decode(score, max_len, end, alpha)
 best = tree.best
-st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab), prob=math.exp(greedy.logprob), lp=greedy.logprob)
-            + "\n- " + tr("decoding.beam_result", k=k, text=_text(best.tokens, vocab), prob=math.exp(best.logprob), lp=best.logprob))
+st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab), prob=math.exp(greedy.logprob),
+                      lp=greedy.logprob)
+            + "\n- " + tr("decoding.beam_result", k=k, text=_text(best.tokens, vocab), prob=math.exp(best.logprob),
+                           lp=best.logprob))
 
 st.subheader(tr("decoding.tree_header"))
 st.caption(tr("decoding.tree_caption"))
@@ -92,7 +96,8 @@ st.plotly_chart(beam_tree_figure(tree, vocab, greedy.tokens, lang=lang()), width
 st.subheader(tr("decoding.nbest_header"))
 rows = [{tr("decoding.col.rank"): r + 1, tr("decoding.col.output"): _text(h.tokens, vocab),
          tr("decoding.col.length"): len(h.tokens), tr("decoding.col.logprob"): round(h.logprob, 4),
-         tr("decoding.col.prob"): f"{math.exp(h.logprob):.4g}", tr("decoding.col.normalised"): round(h.normalised, 4),
+         tr("decoding.col.prob"): f"{math.exp(h.logprob):.4g}",
+         tr("decoding.col.normalised"): round(h.normalised, 4),
          tr("decoding.col.finished"): h.finished} for r, h in enumerate(tree.nbest)]
 st.dataframe(pd.DataFrame(rows), hide_index=True)
 
@@ -118,9 +123,10 @@ if optimum is None:
 else:
     st.markdown(tr("decoding.optimum_result", text=_text(optimum.tokens, vocab), lp=optimum.logprob))
 st.plotly_chart(beam_sweep_figure(points, optimum, vocab, lang(), normalised=alpha > 0), width="stretch")
-sweep = [{tr("decoding.col.beam_width"): p.beam_width, tr("decoding.col.output"): _text(p.best.tokens, vocab),
-          tr("decoding.col.found"): round(p.best.normalised, 4),
-          **({tr("decoding.col.optimum"): round(optimum.normalised, 4),
-              tr("decoding.col.search_error"): round(optimum.normalised - p.best.normalised, 4)} if optimum else {})}
-         for p in points]
-st.dataframe(pd.DataFrame(sweep), hide_index=True)
+sweep = pd.DataFrame({tr("decoding.col.beam_width"): [p.beam_width for p in points],
+                      tr("decoding.col.output"): [_text(p.best.tokens, vocab) for p in points],
+                      tr("decoding.col.found"): [round(p.best.normalised, 4) for p in points]})
+if optimum is not None:
+    sweep[tr("decoding.col.optimum")] = round(optimum.normalised, 4)
+    sweep[tr("decoding.col.search_error")] = [round(optimum.normalised - p.best.normalised, 4) for p in points]
+st.dataframe(sweep, hide_index=True)

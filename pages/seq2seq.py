@@ -13,7 +13,7 @@ from lmcore.seq2seq.evaluation import evaluate_by_length, greedy_outputs
 from lmcore.seq2seq.model import Seq2SeqConfig
 from lmcore.seq2seq.pretrained import DEFAULT_TASK, pretrained
 from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factorise
-from lmcore.seq2seq.tasks import MAX_SOURCE_LEN, TASKS, sample_pairs, target_of
+from lmcore.seq2seq.tasks import MAX_SOURCE_LEN, TASKS, parse_source, sample_pairs, target_of
 from lmcore.seq2seq.training import TrainConfig, train
 from lmcore.seq2seq.vocab import EOS_ID, decode
 from ui.state import labeller, lang, query_param, set_query_params, tr
@@ -42,15 +42,18 @@ def _evaluate(task: str, variant: str, recipe: TrainConfig, shipped: bool):
 
 def _new_example(task: str, lo: int, hi: int) -> None:
     rng = np.random.default_rng()
-    st.session_state[f"seq2seq_source_{task}"] = "".join(sample_pairs(task, 1, range(lo, hi + 1), rng, True)[0][0])
+    source, _ = sample_pairs(task, 1, range(lo, hi + 1), rng, heldout=True)[0]
+    st.session_state[f"seq2seq_source_{task}"] = "".join(source)
 
 
 st.title(tr("nav.seq2seq"))
 st.markdown(tr("seq2seq.intro"))
-st.latex(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \qquad c = h^{(m)}_\text{enc} = f_\text{enc}(x_1, \ldots, x_m)")
-st.latex(r"s^{(t)} = f_\text{dec}(s^{(t-1)}, y_{t-1}, c), \qquad P(y_t \mid y_{<t}, x) = \text{softmax}(W_o s^{(t)})[y_t]")
-st.latex(r"\text{" + tr("seq2seq.attention_label") + r"} \quad \alpha_{tj} = \text{softmax}_j\, e(s^{(t-1)}, h_j), \quad"
-         r" c_t = \sum_j \alpha_{tj} h_j, \quad e = s \cdot h_j \;\text{ or }\; v^\top \tanh(W_q s + W_k h_j)")
+st.latex(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \qquad"
+         r" c = h^{(m)}_\text{enc} = f_\text{enc}(x_1, \ldots, x_m)")
+st.latex(r"s^{(t)} = f_\text{dec}(s^{(t-1)}, y_{t-1}, c), \qquad"
+         r" P(y_t \mid y_{<t}, x) = \text{softmax}(W_o s^{(t)})[y_t]")
+st.latex(r"\text{" + tr("seq2seq.attention_label") + r"} \quad \alpha_{tj} = \text{softmax}_j\, e(s^{(t-1)}, h_j),"
+         r" \quad c_t = \sum_j \alpha_{tj} h_j, \quad e = s \cdot h_j \;\text{ or }\; v^\top \tanh(W_q s + W_k h_j)")
 
 default_task = query_param("task", DEFAULT_TASK)
 task = st.radio(tr("seq2seq.task"), TASKS, index=TASKS.index(default_task) if default_task in TASKS else 1,
@@ -71,12 +74,16 @@ for variant in ATTENTIONS:
         st.markdown("- " + tr("seq2seq.missing", variant=name))
 with st.expander(tr("seq2seq.train_header"), expanded=not models):
     c1, c2, c3 = st.columns(3)
-    variant = c1.selectbox(tr("seq2seq.train_variant"), ATTENTIONS, format_func=labeller("seq2seq.variant"), key="seq2seq_train_variant")
-    longest = c2.slider(tr("seq2seq.train_max_len"), 3, MAX_SOURCE_LEN[task], min(10, MAX_SOURCE_LEN[task]), key=f"seq2seq_train_len_{task}")
+    variant = c1.selectbox(tr("seq2seq.train_variant"), ATTENTIONS, format_func=labeller("seq2seq.variant"),
+                           key="seq2seq_train_variant")
+    longest = c2.slider(tr("seq2seq.train_max_len"), 3, MAX_SOURCE_LEN[task], min(10, MAX_SOURCE_LEN[task]),
+                        key=f"seq2seq_train_len_{task}")
     steps = c3.slider(tr("seq2seq.train_steps"), 200, 3000, 1200, 100, key="seq2seq_train_steps")
     if st.button(tr("seq2seq.train_button"), key="seq2seq_train"):
         bar = st.progress(0.0)
-        report = lambda p: bar.progress(p.fraction, tr("seq2seq.training", step=p.step, total=p.total_steps, loss=p.train_loss))  # noqa: E731
+        def report(p):
+            bar.progress(p.fraction, tr("seq2seq.training", step=p.step, total=p.total_steps, loss=p.train_loss))
+
         recipe = TrainConfig(task, 2, longest, steps=steps, report_every=25)
         start = time.perf_counter()
         _registry()[(task, variant)] = (train(Seq2SeqConfig(variant), recipe, report), recipe, False)
@@ -92,13 +99,15 @@ results = {v: _evaluate(task, v, m[1], m[2]) for v, m in models.items()}
 left, right = st.columns(2)
 left.plotly_chart(length_curves(results, "accuracy", lang()), width="stretch")
 right.plotly_chart(length_curves(results, "token_loglik", lang()), width="stretch")
-table = pd.DataFrame({tr(f"seq2seq.variant.{v}"): {r.length: round(r.accuracy, 3) for r in rows} for v, rows in results.items()})
+table = pd.DataFrame({tr(f"seq2seq.variant.{v}"): {r.length: round(r.accuracy, 3) for r in rows}
+                      for v, rows in results.items()})
 st.dataframe(table.rename_axis(tr("seq2seq.table.length")))
 
 st.subheader(tr("seq2seq.example_header"))
 variants = list(models)
 default_variant = query_param("model", "dot" if "dot" in models else variants[0])
-variant = st.radio(tr("seq2seq.variant"), variants, index=variants.index(default_variant) if default_variant in variants else 0,
+variant = st.radio(tr("seq2seq.variant"), variants,
+                   index=variants.index(default_variant) if default_variant in variants else 0,
                    format_func=labeller("seq2seq.variant"), horizontal=True, key="seq2seq_variant")
 model, recipe, _ = models[variant]
 lo, hi = recipe.min_len, recipe.max_len
@@ -106,12 +115,13 @@ key = f"seq2seq_source_{task}"
 if key not in st.session_state:
     st.session_state[key] = "".join(sample_pairs(task, 1, [hi], np.random.default_rng(7), heldout=True)[0][0])
 st.button(tr("seq2seq.new_example"), on_click=_new_example, args=(task, lo, hi), key="seq2seq_new")
-text = st.text_input(tr("seq2seq.source"), key=key, help=tr("seq2seq.source_help", lo=lo, hi=hi), max_chars=40).strip()
+text = st.text_input(tr("seq2seq.source"), key=key, help=tr("seq2seq.source_help", lo=lo, hi=hi), max_chars=40)
 set_query_params(model=variant)
-if not (text.isdigit() and text.isascii() and lo <= len(text) <= hi) or (task == "translate" and text.startswith("0")):
-    st.error(tr("seq2seq.bad_source", lo=lo, hi=hi, extra=tr("seq2seq.no_leading_zero") if task == "translate" else ""))
+source = parse_source(task, text, lo, hi)
+if source is None:
+    extra = tr("seq2seq.no_leading_zero") if task == "translate" else ""
+    st.error(tr("seq2seq.bad_source", lo=lo, hi=hi, extra=extra))
     st.stop()
-source = list(text)
 target = target_of(task, source)
 output = greedy_outputs(model, [source], 2 * len(source) + 4)[0]
 c1, c2 = st.columns(2)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from lmcore.seq2seq.numerals import chinese_numeral
-from lmcore.seq2seq.tasks import TASKS, is_heldout, make_batch, sample_pairs, target_of
+from lmcore.seq2seq.tasks import TASKS, is_heldout, make_batch, parse_source, sample_pairs, target_of
 from lmcore.seq2seq.vocab import BOS_ID, EOS_ID, PAD_ID, decode, encode
 
 
@@ -51,3 +51,12 @@ def test_batch_layout_is_teacher_forcing():
     assert b.tgt_out[0].tolist() == [*encode("21"), EOS_ID, PAD_ID]
     assert b.tgt_in[1, 1:].tolist() == b.tgt_out[1, :-1].tolist()
     assert decode(b.tgt_out[1].tolist()) == list("543")
+
+
+@pytest.mark.parametrize("task, text, expected", [
+    ("reverse", " 0123 ", list("0123")), ("reverse", "12a", None), ("reverse", "1", None),
+    ("reverse", "１２３", None), ("translate", "0123", None), ("translate", "9123", list("9123")),
+    ("copy", "1234567", None),
+])
+def test_parse_source(task, text, expected):
+    assert parse_source(task, text, 2, 6) == expected

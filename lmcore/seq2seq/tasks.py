@@ -39,6 +39,16 @@ def is_heldout(source: Sequence[str]) -> bool:
     return zlib.crc32("".join(source).encode()) % 5 == 0
 
 
+def parse_source(task: str, text: str, min_len: int, max_len: int) -> list[str] | None:
+    """The source tokens of a typed digit string, or None when it is not a valid source
+    (only ASCII digits, length in [min_len, max_len], no leading zero for ``translate``)."""
+    text = text.strip()
+    ok = text.isascii() and text.isdigit() and min_len <= len(text) <= max_len
+    if not ok or (task == "translate" and text.startswith("0")):
+        return None
+    return list(text)
+
+
 def sample_source(task: str, length: int, rng: np.random.Generator) -> list[str]:
     digits = rng.integers(0, 10, size=length)
     if task == "translate":
