@@ -19,7 +19,8 @@ class TokenLogProbs:
     ``oov`` marks tokens unseen in training (scored as ``<unk>``). n-gram models also say which
     path produced each probability: ``found_order`` = order of the longest seen n-gram (h, x_t)
     that entered (0: none), ``context_order`` = order of the distribution actually used (its
-    context was seen), ``available_order`` = min(N, t+1), the longest order the history allows.
+    context was seen; 0: the uniform 1/|V|), ``available_order`` = min(N, t+1), the longest
+    order the history allows.
     """
 
     tokens: list[str]

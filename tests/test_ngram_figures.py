@@ -107,3 +107,18 @@ def test_table_frame_rows(lang):
     assert frame[t("ngram.method.modified-kn", lang)].iloc[-1] == pytest.approx(1.0)
     # the two unseen rows are MLE zeros
     assert (frame[t("ngram.method.mle", lang)].iloc[len(table.words) - 2:len(table.words)] == 0).all()
+
+
+def test_path_text_names_the_order_that_produced_each_probability():
+    """add-δ trigram: an unseen context gives the uniform 1/|V|; modified KN: an unseen trigram
+    context backs off to the bigram."""
+    add = NgramModel(COUNTS, 3, "add-delta")
+    scores = add.sentence_logprobs(["w0", "oov-a", "oov-b", "w1"])
+    assert scores.context_order.tolist()[:4] == [2, 3, 0, 0]  # contexts with an OOV never seen
+    assert scores.probs[3] == pytest.approx(1 / len(add.vocab))
+    assert "1/|V|" in path_text(scores, 3, "en")
+    kn = NgramModel(COUNTS, 3, "modified-kn")
+    s = kn.sentence_logprobs(["oov-a", "w1", "w2"])  # (oov-a, w1) unseen, (w1) seen as a context
+    assert kn.context_count(["w1"]) > 0
+    assert s.context_order[2] == 2 and s.available_order[2] == 3
+    assert "3-gram context unseen, used 2-gram" in path_text(s, 2, "en")

@@ -96,9 +96,13 @@ def path_text(scores: TokenLogProbs, i: int, lang: str = "en") -> str:
     if scores.found_order is None:
         return " · ".join(parts) or t("chain_rule.path.model", lang)
     found, used, avail = (int(scores.found_order[i]), int(scores.context_order[i]), int(scores.available_order[i]))
-    if used < avail:
+    if used == 0:
+        parts.append(t("chain_rule.path.uniform", lang, avail=avail))
+    elif used < avail:
         parts.append(t("chain_rule.path.context_unseen", lang, avail=avail, used=used))
-    if found == used and found > 0:
+    if used == 0:
+        pass
+    elif found == used and found > 0:
         parts.append(t("chain_rule.path.found", lang, n=found))
     elif found > 0:
         parts.append(t("chain_rule.path.backoff", lang, used=used, found=found))

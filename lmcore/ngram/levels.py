@@ -74,7 +74,8 @@ def apply_levels(levels: list[Level], rows: list[np.ndarray], stream: Stream,
     """p(x_t | history) at every position of ``stream`` (vectorised over positions).
 
     Returns (p, found, used): ``found`` = order of the longest seen n-gram (h, x_t) that entered
-    (0: none), ``used`` = order of the longest seen context (the distribution actually used).
+    (0: none), ``used`` = order of the longest seen context (the distribution actually used;
+    0: the uniform base).
     """
     p0 = base[stream.ids].astype(np.float64)
     p = p0.copy()
@@ -88,6 +89,7 @@ def apply_levels(levels: list[Level], rows: list[np.ndarray], stream: Stream,
             avail = stream.pos >= k - 1
             p[avail] = p0[avail]
             found[avail] = 0
+            used[avail] = 0  # an unseen context leaves the uniform p_0
         cs = c >= 0
         cs[cs] = lv.ctx_seen[c[cs]]
         rs = cs & (r >= 0)
