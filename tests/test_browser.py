@@ -22,8 +22,13 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(browser):
+    """A server that has run the app once (see the first-request test for why that matters)."""
     with streamlit_server() as url:
+        warm = browser.new_page()
+        warm.goto(url)
+        wait_for_app(warm)
+        warm.close()
         yield url
 
 
@@ -47,7 +52,11 @@ def _sidebar(page):
 
 
 def test_deep_link_as_first_request_runs_the_whole_app(browser):
-    """The first request a fresh server sees is a deep link: the shared sidebar must be there."""
+    """The first request a fresh server sees is a deep link: the shared sidebar must be there.
+
+    Known Streamlit 1.67 limit: because a folder named pages/ exists, that very first run goes
+    through the legacy page lookup, which does not know our url paths and pops up "Page not
+    found" over the (correct) page. Every later deep link is clean (asserted in the next test)."""
     with streamlit_server() as url:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{url}/corpus-stats?lang=en")
@@ -67,6 +76,7 @@ def test_every_page_loads_by_deep_link_with_the_sidebar(page, server, stem, url_
     screenshot(page, f"{stem}-{lang}")
     assert _exceptions(page) == []
     assert _sidebar(page).get_by_text(t("sidebar.corpus", lang)).first.is_visible()
+    assert page.get_by_text("Page not found").count() == 0
     title = t("app.title", lang) if stem == "home" else t(f"nav.{stem}", lang)
     assert page.get_by_role("heading", name=title).first.is_visible()
 
