@@ -17,6 +17,8 @@ class TrainConfig:
     ``level``: "word" (the corpus tokens) or "char" (characters of the tokens, joined by spaces).
     ``steps``: optimizer updates (one per BPTT chunk of ``bptt`` steps of a ``batch_size`` batch);
     ``epochs`` caps the passes over the training split; ``max_seconds`` optionally caps wall time.
+    ``unk_replace``: probability that a training word seen once is read as ``<unk>`` (per epoch),
+    so the model learns how often unseen words occur (word level).
     ``keep_best``: early stopping — the returned weights are those of the best validation score.
     ``clip``: gradient clipping threshold on the global norm (ĝ ← threshold/‖ĝ‖ · ĝ); 0 = off.
     """
@@ -36,8 +38,10 @@ class TrainConfig:
     eval_every: int = 50
     report_every: int = 10
     max_seconds: float | None = None
-    threads: int = 2
+    threads: int = 1
     keep_best: bool = True
+    tie_weights: bool = False
+    unk_replace: float = 0.5
 
     def __post_init__(self) -> None:
         if self.cell not in CELLS:
@@ -47,8 +51,12 @@ class TrainConfig:
         for name in ("embed_dim", "hidden_size", "steps", "epochs", "bptt", "batch_size", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1")
+        if not 0.0 <= self.unk_replace <= 1.0:
+            raise ValueError("unk_replace must be in [0, 1]")
         if not 0.0 <= self.dropout < 1.0:
             raise ValueError("dropout must be in [0, 1)")
+        if self.tie_weights and self.embed_dim != self.hidden_size:
+            raise ValueError("tie_weights needs embed_dim == hidden_size")
         if self.lr <= 0 or self.clip < 0:
             raise ValueError("lr must be > 0 and clip >= 0")
 

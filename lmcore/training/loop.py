@@ -8,6 +8,7 @@ RNG is untouched).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 
 import torch
@@ -26,7 +27,7 @@ from lmcore.training.tokens import SymbolTable, build_table
 def build_model(config: TrainConfig, table: SymbolTable) -> RecurrentLM:
     """A freshly initialised network for ``table`` (uses the current torch RNG)."""
     return RecurrentLM(config.cell, table.size + 1, table.size, config.embed_dim, config.hidden_size,
-                       config.dropout)
+                       config.dropout, config.tie_weights)
 
 
 def chunk_loss(model: RecurrentLM, chunk: Batch, state):
@@ -35,6 +36,30 @@ def chunk_loss(model: RecurrentLM, chunk: Batch, state):
     loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), chunk.targets.reshape(-1),
                            ignore_index=IGNORE)
     return loss, state
+
+
+def singleton_ids(encoded: Sequence[Sequence[int]], table: SymbolTable) -> set[int]:
+    """Word ids seen exactly once in training (word level only; ``</s>`` and ``<unk>`` excluded)."""
+    if table.level != "word":
+        return set()
+    counts = Counter(i for ids in encoded for i in ids)
+    return {i for i, n in counts.items() if n == 1 and i not in (0, table.eos_id)}
+
+
+def replace_singletons(encoded: Sequence[Sequence[int]], singletons: set[int], rate: float,
+                       generator: torch.Generator) -> list[list[int]]:
+    """Each occurrence of a singleton word becomes ``<unk>`` (id 0) with probability ``rate``.
+
+    Without it ``<unk>`` is never a training target and the model gives it almost no probability,
+    yet new words keep coming: about N1/N of the tokens (Good–Turing's unseen mass) are words seen
+    once. Resampled every epoch (seeded); validation and test sentences are never touched.
+    """
+    flat = torch.rand(sum(len(ids) for ids in encoded), generator=generator).tolist()
+    out, pos = [], 0
+    for ids in encoded:
+        out.append([0 if i in singletons and flat[pos + n] < rate else i for n, i in enumerate(ids)])
+        pos += len(ids)
+    return out
 
 
 def train_sentences(train: Sequence[Sequence[str]], valid: Sequence[Sequence[str]],
@@ -56,6 +81,7 @@ def _run(lm: NeuralLM, train, valid, on_progress: ProgressCallback | None) -> No
     encoded = [table.encode(s) for s in train]
     if not encoded:
         raise ValueError("the training split is empty")
+    singletons = singleton_ids(encoded, table) if config.unk_replace > 0 else set()
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
     order_gen = torch.Generator().manual_seed(config.seed)
     start = time.perf_counter()
@@ -83,7 +109,8 @@ def _run(lm: NeuralLM, train, valid, on_progress: ProgressCallback | None) -> No
     model.train()
     epoch, finished = 0, False
     while epoch < config.epochs and not finished:
-        for batch in shuffled_batches(encoded, config.batch_size, table.bos_id, order_gen):
+        epoch_data = replace_singletons(encoded, singletons, config.unk_replace, order_gen) if singletons else encoded
+        for batch in shuffled_batches(epoch_data, config.batch_size, table.bos_id, order_gen):
             state = None
             for chunk in batch.chunks(config.bptt):
                 loss, state = chunk_loss(model, chunk, state)

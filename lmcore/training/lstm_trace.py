@@ -61,8 +61,8 @@ def trace_passage(lm: NeuralLM, symbols: Sequence[str], forget_bias_shift: float
         signals = {name: torch.stack(trace.gates[name][1:], dim=1).numpy() for name in ("f", "i", "o", "c_tilde")}
         signals["c"] = torch.stack(trace.c[1:], dim=1).numpy()
         signals["h"] = torch.stack(trace.h[1:], dim=1).numpy()
-        head = lm.model.head
-        logits = trace.h[-1] @ head.weight.detach().to(DTYPE).T + head.bias.detach().to(DTYPE)
+        w_y, b_y = lm.model.output_weight().detach().to(DTYPE), lm.model.out_bias.detach().to(DTYPE)
+        logits = trace.h[-1] @ w_y.T + b_y
         probs = torch.softmax(logits, dim=-1).numpy()
     return PassageTrace([BOS, *symbols], signals, probs)
 

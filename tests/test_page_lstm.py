@@ -1,0 +1,66 @@
+"""LSTM gates & memory page (AppTest, both languages): train from the page, inspect, compare."""
+import json
+
+import pytest
+
+from lmcore.i18n import t
+from lmcore.samples import SAMPLES, load_sample
+from lmcore.training.config import TrainConfig
+from lmcore.training.persist import PRETRAINED_DIR, file_name
+from tests.apptest_helpers import errors, run_page
+
+
+def _train_small(at, cell="lstm"):
+    at.selectbox(key="lstm_cell").set_value(cell)
+    at.select_slider(key="lstm_hidden").set_value(16)
+    at.select_slider(key="lstm_steps").set_value(50)
+    at.button(key="lstm_train").click().run()
+    assert not errors(at)
+
+
+def _figures(at):
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison(lang):
+    at = run_page("lstm", lang, query={"p": "2"})
+    assert not errors(at)
+    _train_small(at, "rnn")
+    _train_small(at, "lstm")
+    assert any(t("lstm.train.done", lang, seconds=0, ppl=0)[:6] in s.value for s in at.success)
+    figures = _figures(at)
+    titles = [str(f["layout"].get("title", {}).get("text", "")) for f in figures]
+    assert t("lstm.signal.f", lang) in titles
+    heat = next(f for f in figures if f["data"][0]["type"] == "heatmap")
+    n_steps = len(heat["data"][0]["x"])
+    assert heat["data"][0]["x"] == list(range(n_steps))  # integer positions, tokens as tick text
+    assert heat["layout"]["xaxis"]["ticktext"][0] == "&lt;s&gt;"
+    grad = next(f for f in figures if f["layout"].get("yaxis", {}).get("type") == "log" and len(f["data"]) >= 5)
+    assert grad["data"][0]["x"] == list(range(n_steps))  # ∏ f, exact, means and the RNN on the same passage
+    frame = at.dataframe[0].value
+    models = list(frame[t("lstm.cmp.model", lang)])
+    assert "unigram" in models and "3-gram modified KN" in models and "LSTM" in models and "RNN" in models
+
+
+def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():
+    at = run_page("lstm", "en")
+    _train_small(at)
+    at.text_input(key="lstm_custom").input("<b>the</b> cat sat").run()
+    assert not errors(at)
+    html_blocks = [m.value for m in at.markdown if "font-family:monospace" in m.value]
+    assert html_blocks and "<b>" not in html_blocks[0] and "&lt;" in html_blocks[0]
+    kl = [m for m in at.metric if m.label == t("lstm.cf.kl", "en")]
+    assert kl and float(kl[0].value) >= 0
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_shipped_models_match_the_built_in_corpora(name):
+    """The page finds the shipped LSTM and RNN when the sidebar's default corpus is selected
+    (a corpus text or default setting changed → rerun assets/pretrained/make_pretrained.py)."""
+    key = load_sample(name).key
+    manifest = json.loads((PRETRAINED_DIR / "manifest.json").read_text())
+    cells = {row["cell"] for row in manifest if row["corpus"] == name and row["key"] == key}
+    assert {"lstm", "rnn"} <= cells
+    for cell in cells:
+        assert (PRETRAINED_DIR / file_name(key, TrainConfig(cell=cell))).is_file(), (name, cell)
