@@ -121,7 +121,7 @@ right.plotly_chart(figs.per_step_figure(rnn.step_norms, sg, "jacobian", lang=lan
 st.subheader(tr("gradients.lstm.header"))
 st.latex(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} = \mathrm{diag}(f^{(t)}) + "
          r"\underbrace{\frac{\partial c^{(t)}}{\partial h^{(t-1)}}\,\mathrm{diag}\!\left(o^{(t-1)}\odot(1-\tanh^2 c^{(t-1)})\right)}"
-         r"_{\text{ignored in the notes}}")
+         r"_{\text{" + tr("gradients.lstm.ignored") + "}}")
 st.markdown(tr("gradients.lstm.note", err=float(np.median(lstm_approx["relative_error"]))))
 st.plotly_chart(figs.forget_gate_figure(lstm_approx, lang=lang()), width="stretch")
 

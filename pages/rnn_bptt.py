@@ -105,8 +105,8 @@ full = float(contrib.total.norm())
 err = contrib.truncation_error(window)
 m = st.columns(3)
 m[0].metric(tr("rnn_bptt.metric.grad_norm"), f"{full:.4g}")
-m[1].metric(tr("rnn_bptt.metric.dropped"), f"{contrib.dropped_share(window):.1%}")
-m[2].metric(tr("rnn_bptt.metric.trunc_err"), f"{err:.1%}")
+m[1].metric(tr("rnn_bptt.metric.dropped"), f"{100 * contrib.dropped_share(window):.3g}%")
+m[2].metric(tr("rnn_bptt.metric.trunc_err"), f"{100 * err:.3g}%")
 st.latex(rf"\frac{{\partial J}}{{\partial W_h}} = \frac{{1}}{{T}}\sum_{{t=1}}^{{{T}}}\sum_{{k=1}}^{{t}} G(t,k),\quad"
          rf"\Big\|\frac{{\partial J}}{{\partial W_h}}\Big\| = {full:.4g},\quad"
          rf"\Big\|\frac{{\partial J}}{{\partial W_h}} - g_{{\,t-k<{window}}}\Big\| = {err * full:.3g}")

@@ -108,7 +108,8 @@ def per_step_figure(values: np.ndarray, reference: float, kind: str, lang: str =
     fig.update_layout(
         title=dict(text=t(f"gradients.fig.{kind}_title", lang), font=dict(size=13)),
         xaxis=dict(title=t("gradients.fig.step", lang)),
-        yaxis=dict(title=t(f"gradients.fig.{kind}_axis", lang), type="log" if kind == "jacobian" else "linear"),
+        yaxis=dict(title=t(f"gradients.fig.{kind}_axis", lang), type="log" if kind == "jacobian" else "linear",
+                   **({"dtick": 1, "exponentformat": "power"} if kind == "jacobian" else {})),
         showlegend=False, margin=dict(t=60, b=40), height=320,
     )
     return fig
@@ -163,7 +164,7 @@ def cliff_figure(surface: LossSurface, paths: dict[str, Trajectory], lang: str =
         x=surface.w, y=surface.b, z=np.log10(surface.loss + 1e-12), colorscale="Viridis", ncontours=30,
         colorbar=dict(title=t("gradients.fig.cliff_colour", lang)), hovertemplate="w=%{x:.2f}, b=%{y:.2f}<extra></extra>",
     ))
-    styles = {"plain": dict(color="white", dash="solid"), "clipped": dict(color="orange", dash="dash")}
+    styles = {"plain": dict(color="white", dash="solid", width=3), "clipped": dict(color="orange", dash="dash")}
     for name, path in paths.items():
         inside = _inside(path.points, surface)
         fig.add_scatter(x=inside[:, 0], y=inside[:, 1], mode="lines+markers", marker=dict(size=4),
@@ -201,7 +202,7 @@ def training_norm_figure(logs: dict[str, TrainingLog], threshold: float, lang: s
     fig.update_layout(
         title=t("gradients.fig.norm_trace_title", lang),
         xaxis=dict(title=t("gradients.fig.train_step", lang)),
-        yaxis=dict(type="log", title=t("gradients.fig.grad_norm", lang)),
+        yaxis=dict(type="log", title=t("gradients.fig.grad_norm", lang), dtick=1, exponentformat="power"),
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=380,
     )
     return fig

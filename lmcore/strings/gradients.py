@@ -60,6 +60,7 @@ STRINGS = {
     "gradients.distance_pick": ("Distance T − k for the live numbers", "实时数值所用的距离 T − k"),
     "gradients.panels.header": ("Why: the spectrum of W_h and the activation's slope", "原因：W_h 的谱与激活函数的斜率"),
     "gradients.lstm.header": ("LSTM: is ∂c(t)/∂c(t−1) really ≈ f(t)?", "LSTM：∂c(t)/∂c(t−1) 真的 ≈ f(t) 吗？"),
+    "gradients.lstm.ignored": ("ignored in the notes", "讲义中忽略的项"),
     "gradients.lstm.note": (
         "Exact Jacobian = diag f(t) + terms through h(t−1) = o(t−1) ⊙ tanh c(t−1) that the notes ignore. "
         "Median relative error of the approximation over the steps: {err:.1%}.",
