@@ -67,19 +67,18 @@ st.latex(chain_product_latex(scores, span=order - 1, max_factors=MAX_FACTORS, pe
 st.latex(perplexity_latex(result))
 
 st.subheader(tr("chain_rule.ppl_header"))
-m1, m2, m3, m4 = st.columns(4)
-m1.metric(tr("chain_rule.metric.logp"), "−∞" if math.isinf(result.log_prob) else f"{result.log_prob:.3f}")
-m2.metric(tr("chain_rule.metric.tokens"), result.n_tokens)
-m3.metric(tr("chain_rule.metric.ppl"), "∞" if math.isinf(result.ppl) else f"{result.ppl:.2f}")
-m4.metric(tr("chain_rule.metric.oov"), result.n_oov)
+numbers, die = st.columns([1, 2])
+numbers.metric(tr("chain_rule.metric.ppl"), "∞" if math.isinf(result.ppl) else f"{result.ppl:.2f}")
+numbers.metric(tr("chain_rule.metric.logp"), "−∞" if math.isinf(result.log_prob) else f"{result.log_prob:.3f}")
+numbers.metric(tr("chain_rule.metric.tokens"), result.n_tokens)
+numbers.metric(tr("chain_rule.metric.oov"), result.n_oov)
 if math.isinf(result.ppl):
-    st.error(tr("chain_rule.infinite"))
+    die.error(tr("chain_rule.infinite"))
     for z in zero_reasons(scores):
         if z.kind == "oov":
-            st.warning(tr("chain_rule.zero.oov", token=z.token, pos=z.index + 1))
+            die.warning(tr("chain_rule.zero.oov", token=z.token, pos=z.index + 1))
         else:
-            st.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
+            die.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
 else:
-    k = max(1, round(result.ppl))
-    st.info(tr("chain_rule.die", k=k))
-    st.plotly_chart(uniform_die_figure(result.ppl, lang=lang()), width="stretch")
+    die.info(tr("chain_rule.die", k=max(1, round(result.ppl))))
+    die.plotly_chart(uniform_die_figure(result.ppl, lang=lang()), width="stretch")

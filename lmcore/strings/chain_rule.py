@@ -19,7 +19,7 @@ STRINGS = {
     "chain_rule.metric.oov": ("OOV tokens", "OOV 词数"),
     "chain_rule.die": ("PPL = {k}: on average the model is as unsure as when rolling a fair {k}-sided die to choose the next word.",
                        "PPL = {k}：模型平均的不确定性，相当于掷一个公平的 {k} 面骰子来选下一个词。"),
-    "chain_rule.infinite": ("PPL = ∞: some token has probability 0 (see below).", "PPL = ∞：某个词的概率为 0（见下文）。"),
+    "chain_rule.infinite": ("PPL = ∞: some token has probability 0 — here is which and why.", "PPL = ∞：某些词的概率为 0——原因如下。"),
     "chain_rule.zero.oov": ("P({token}) = 0 at position {pos}: “{token}” never occurs in training (OOV, scored as <unk>, whose count is 0).",
                             "第 {pos} 个位置 P({token}) = 0：“{token}” 从未在训练集中出现（OOV，按 <unk> 计，计数为 0）。"),
     "chain_rule.zero.unseen": ("P({token} | {context}) = 0 at position {pos}: the context “{context}” occurs in training but is never followed by “{token}”; MLE has no mass for unseen n-grams — smoothing fixes this.",
