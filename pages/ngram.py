@@ -139,7 +139,7 @@ sample_method = s1.selectbox(tr("ngram.sample.method"), list(METHODS), index=4, 
                              key="ngram_sample_method")
 seed = int(s2.number_input(tr("ngram.sample.seed"), 0, 10_000, 0, key="ngram_seed"))
 for i in range(3):
-    st.markdown("· " + (" ".join(models[sample_method].sample(seed * 3 + i, 40)) or "∅"))
+    st.text("· " + (" ".join(models[sample_method].sample(seed * 3 + i, 40)) or "∅"))
 kn_model = models["modified-kn"]
 st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
                    file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")

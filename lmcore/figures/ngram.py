@@ -6,6 +6,7 @@ from typing import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from lmcore.figures.labels import plotly_text, plotly_texts
 from lmcore.i18n import t
 from lmcore.lm_protocol import TokenLogProbs
 
@@ -23,9 +24,9 @@ def next_word_figure(words: Sequence[str], dists: dict[str, np.ndarray], lang: s
     for method, p in dists.items():
         fig.add_bar(x=x, y=np.asarray(p), name=method_label(method, lang),
                     hovertemplate="%{customdata}: %{y:.4f}<extra>" + method_label(method, lang) + "</extra>",
-                    customdata=list(words))
+                    customdata=plotly_texts(words))
     fig.update_layout(title=t("ngram.fig.next.title", lang), barmode="group",
-                      xaxis=dict(tickvals=x, ticktext=list(words), title=t("ngram.fig.next.x", lang)),
+                      xaxis=dict(tickvals=x, ticktext=plotly_texts(words), title=t("ngram.fig.next.x", lang)),
                       yaxis=dict(title="P(w | h)"), margin=dict(t=60, b=40))
     return fig
 
@@ -77,10 +78,10 @@ def continuation_figure(words: Sequence[str], counts: np.ndarray, continuation: 
     fig = go.Figure()
     fig.add_scatter(x=np.asarray(counts)[idx], y=np.asarray(continuation)[idx], mode="markers",
                     marker=dict(size=5, opacity=0.5), name=t("ngram.fig.cont.words", lang),
-                    text=[words[i] for i in idx], hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
+                    text=plotly_texts(words[i] for i in idx), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
     lab = [i for i in label if keep[i]]
     fig.add_scatter(x=np.asarray(counts)[lab], y=np.asarray(continuation)[lab], mode="markers+text",
-                    text=[words[i] for i in lab], textposition="top center", marker=dict(size=8, color="crimson"),
+                    text=plotly_texts(words[i] for i in lab), textposition="top center", marker=dict(size=8, color="crimson"),
                     name=t("ngram.fig.cont.labelled", lang), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
     fig.update_layout(title=t("ngram.fig.cont.title", lang),
                       xaxis=dict(type="log", title=t("ngram.fig.cont.x", lang)),
@@ -112,7 +113,7 @@ def path_text(scores: TokenLogProbs, i: int, lang: str = "en") -> str:
 
 
 def _positions(scores: TokenLogProbs) -> tuple[list[int], list[str]]:
-    return list(range(len(scores.tokens))), list(scores.tokens)
+    return list(range(len(scores.tokens))), plotly_texts(scores.tokens)
 
 
 def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
@@ -120,7 +121,7 @@ def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     x, ticks = _positions(scores)
     p = scores.probs
     colors = ["crimson" if v == 0 else ("orange" if o else "steelblue") for v, o in zip(p, scores.oov)]
-    hover = [f"{tok}<br>P = {v:.3g}<br>{path_text(scores, i, lang)}" for i, (tok, v) in enumerate(zip(ticks, p))]
+    hover = [f"{tok}<br>P = {v:.3g}<br>{plotly_text(path_text(scores, i, lang))}" for i, (tok, v) in enumerate(zip(ticks, p))]
     fig = go.Figure(go.Bar(x=x, y=p, marker_color=colors, hovertext=hover, hoverinfo="text",
                            text=[f"{v:.3g}" for v in p], textposition="outside"))
     fig.update_layout(title=t("chain_rule.fig.bars.title", lang),
