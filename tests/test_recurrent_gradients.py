@@ -142,3 +142,21 @@ def test_forget_gate_approximation_exact_without_recurrence_measured_otherwise()
     err = forget_gate_approximation(w, run_lstm(w, x))["relative_error"]
     assert err[0] == 0.0  # t = 1: h(0) does not depend on c(0)
     assert err[1:].max() > 1e-3  # the ignored terms are visible with a strong W_h
+
+
+def test_float32_would_underflow_where_float64_keeps_the_curve():
+    """Why the engine is float64: 0.4^(T−k) underflows float32 (~1e-45) within ~115 steps."""
+    n, T = 4, 150
+    g = torch.Generator().manual_seed(0)
+    w = RNNWeights(scaled_orthogonal(n, 0.4, g), torch.zeros(n, 2, dtype=F64), torch.zeros(n, dtype=F64),
+                   activation="identity")
+    x = torch.zeros(T, 2, dtype=F64)
+    curve = gradient_curve(w, x, readout_vector(n, 0))
+    assert curve.vanished_at is None and curve.norm_h[-1] > 0
+    w32 = RNNWeights(w.W_h.float(), w.W_x.float(), w.b.float(), "identity")
+    h0 = torch.zeros(n, requires_grad=True)
+    trace = run_rnn(w32, x.float(), h0=h0)
+    for h in trace.h[1:]:
+        h.retain_grad()
+    (trace.h[-1] @ readout_vector(n, 0).float()).backward()
+    assert float(trace.h[1].grad.norm()) == 0.0  # float32: the early part of the curve is lost

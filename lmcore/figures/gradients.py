@@ -101,7 +101,8 @@ def per_step_figure(values: np.ndarray, reference: float, kind: str, lang: str =
     reference γ) or 'jacobian' (‖W_hᵀ diag σ'(z(j))‖₂, reference σ1·γ)."""
     steps = np.arange(1, len(values) + 1)
     fig = go.Figure()
-    fig.add_scatter(x=steps, y=_loggable(values) if kind == "jacobian" else values, mode="lines",
+    finite = [float(v) if np.isfinite(v) else None for v in np.asarray(values, dtype=float)]
+    fig.add_scatter(x=steps, y=_loggable(values) if kind == "jacobian" else finite, mode="lines",
                     name=t(f"gradients.fig.{kind}", lang))
     fig.add_hline(y=reference, line=dict(dash="dash", color=COLOURS["theory"]),
                   annotation_text=t(f"gradients.fig.{kind}_ref", lang, v=reference))

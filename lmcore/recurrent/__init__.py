@@ -6,7 +6,8 @@
 - :mod:`.jacobian` — the notes' product ∏ W_hᵀ diag(σ'(z(j))) and the bound (σ1·γ)^(t−k).
 - :mod:`.bptt` — contributions of each step k to ∂J(t)/∂W_h and truncated BPTT.
 - :mod:`.clipping` — gradient norm clipping; :mod:`.cliff` — Pascanu et al.'s one-unit RNN wall.
-- :mod:`.rnn_lm` / :mod:`.clip_run` — a tiny RNN language model and a clipping training run.
+- :mod:`.rnn_lm` / :mod:`.clip_run` — a tiny RNN language model and a clipping training run;
+  :mod:`.corpus_models` fixes their sizes for a corpus, :mod:`.diagnostics` gathers page panels.
 
 Everything runs in float64: in float32 a vanishing gradient underflows to 0 within ~100 steps.
 """
