@@ -5,7 +5,9 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from lmcore.figures.rnn import bptt_heatmap, hidden_state_heatmap, step_loss_figure, truncation_error_figure
+from lmcore.figures.rnn import (
+    bptt_heatmap, forward_animation, hidden_state_heatmap, step_loss_figure, truncation_error_figure,
+)
 from lmcore.recurrent.corpus_models import EMB, HIDDEN, enough_text, random_corpus_lm, trained_corpus_lm
 from lmcore.recurrent.rnn_lm import run_sentence, sentence_bptt, top_k_next
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
@@ -81,6 +83,8 @@ right.plotly_chart(step_loss_figure(run.losses, targets, step, lang=lang()), wid
 
 k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk")
 top = top_k_next(lm, run, k)
+st.caption(tr("rnn_bptt.play"))
+st.plotly_chart(forward_animation(h, inputs, top, targets, lang=lang()), width="stretch")
 st.caption(tr("rnn_bptt.topk", k=k))
 st.dataframe(pd.DataFrame({
     tr("rnn_bptt.col.t"): range(1, T + 1),

@@ -27,7 +27,9 @@ def test_rnn_page_step_through_and_truncation_window():
     at.run()
     assert errors(at) == []
     assert float(_metric(at, "Share of Σ‖G‖ dropped")[:-1]) >= float(full_share[:-1])
-    heat = [json.loads(el.proto.spec) for el in at.get("plotly_chart")][2]
+    charts = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    assert len(charts[2]["frames"]) == T  # client-side step-through: one frame per step
+    heat = charts[3]
     assert len(heat["data"]) == 2 or T == 1  # heatmap + the truncation staircase
 
 
@@ -37,6 +39,6 @@ def test_rnn_page_random_model_in_chinese(lang):
     assert errors(at) == [] and not at.error
     assert at.radio(key="rnn_model").value == "random"
     assert at.slider(key="rnn_sentence").value == 2
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 5
     assert int(_metric(at, "T（步数）")) == len(at.dataframe[0].value)
     assert at.header[0].value == "逐步前向传播"

@@ -92,3 +92,18 @@ def test_other_figures_build(lang):
         assert spec["layout"]["xaxis"]["title"]["text"]
     heat = _finite_json(figs[5])
     assert heat["layout"]["xaxis"]["ticktext"][0] == "&lt;/s&gt;" and len(heat["data"][0]["x"]) == 6
+
+
+def test_forward_animation_has_one_frame_per_step_revealing_h():
+    from lmcore.figures.rnn import forward_animation
+
+    h = np.arange(12, dtype=float).reshape(4, 3) / 12
+    top = [[("<unk>", 0.5), ("a", 0.3)], [("a", 0.6), ("b", 0.2)], [("b", 0.9), ("a", 0.1)], [("</s>", 0.7), ("a", 0.2)]]
+    fig = forward_animation(h, ["</s>", "a", "b", "a"], top, ["a", "b", "a", "</s>"], lang="zh")
+    spec = _finite_json(fig)
+    assert [f["name"] for f in spec["frames"]] == ["1", "2", "3", "4"]
+    z3 = spec["frames"][2]["data"][0]["z"]
+    assert all(row[:3] == pytest.approx(list(h[:3, i])) and row[3] is None for i, row in enumerate(z3))
+    bars = spec["frames"][0]["data"][1]
+    assert bars["text"] == ["a", "&lt;unk&gt;"]  # most probable on top (reversed), escaped
+    assert bars["marker"]["color"] == ["#d62728", "#1f77b4"]  # the true next word "a" is red

@@ -97,3 +97,49 @@ def truncation_error_figure(errors: np.ndarray, window: int | None = None, lang:
         margin=dict(t=60, b=40), height=320,
     )
     return fig
+
+
+def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str, float]]],
+                      targets: list[str], lang: str = "en") -> go.Figure:
+    """Client-side step-through (Plotly frames): frame t reveals h(1..t) and ŷ(t)'s top-k words.
+
+    ``top[t−1]`` lists (word, probability) for step t; the bar of the true next word is red.
+    """
+    from plotly.subplots import make_subplots
+
+    T, n = h.shape
+    k = max(len(row) for row in top)
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.12,
+                        subplot_titles=(t("rnn_bptt.fig.h_title", lang), t("rnn_bptt.fig.topk_title", lang)))
+
+    def heat(step: int) -> go.Heatmap:
+        z = [[float(v) if col < step else None for col, v in enumerate(row)] for row in h.T]
+        return go.Heatmap(z=z, x=list(range(1, T + 1)), y=list(range(1, n + 1)), colorscale="RdBu", zmid=0,
+                          zmin=-1, zmax=1, colorbar=dict(title="h_i(t)", x=0.55), hoverinfo="skip")
+
+    def bars(step: int) -> go.Bar:
+        row = top[step - 1]
+        return go.Bar(x=[p for _, p in row][::-1], y=list(range(1, len(row) + 1)), orientation="h",
+                      text=[plain(w) for w, _ in row][::-1], textposition="auto",
+                      marker_color=["#d62728" if w == targets[step - 1] else "#1f77b4" for w, _ in row][::-1],
+                      hovertemplate="%{text}: %{x:.4f}<extra></extra>")
+
+    fig.add_trace(heat(1), row=1, col=1)
+    fig.add_trace(bars(1), row=1, col=2)
+    fig.frames = [go.Frame(data=[heat(s), bars(s)], traces=[0, 1], name=str(s)) for s in range(1, T + 1)]
+    animate = dict(frame=dict(duration=700, redraw=True), transition=dict(duration=0), mode="immediate")
+    fig.update_layout(
+        height=420, margin=dict(t=60, b=40), showlegend=False,
+        updatemenus=[dict(type="buttons", x=0, y=-0.25, xanchor="left", buttons=[
+            dict(label="▶", method="animate", args=[None, dict(animate, fromcurrent=True)]),
+            dict(label="❚❚", method="animate", args=[[None], dict(animate, frame=dict(duration=0))]),
+        ])],
+        sliders=[dict(x=0.08, y=-0.2, len=0.9, currentvalue=dict(prefix="t = "), steps=[
+            dict(label=str(s), method="animate", args=[[str(s)], animate]) for s in range(1, T + 1)])],
+    )
+    fig.update_xaxes(title_text=t("rnn_bptt.fig.input_axis", lang), tickvals=list(range(1, T + 1)),
+                     ticktext=[plain(w) for w in inputs], tickangle=-45, row=1, col=1)
+    fig.update_yaxes(title_text=t("rnn_bptt.fig.unit_axis", lang), row=1, col=1)
+    fig.update_xaxes(title_text=t("rnn_bptt.fig.prob_axis", lang), range=[0, 1], row=1, col=2)
+    fig.update_yaxes(showticklabels=False, range=[0.5, k + 0.5], row=1, col=2)
+    return fig

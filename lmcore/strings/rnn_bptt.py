@@ -53,6 +53,9 @@ STRINGS = {
     ),
     "rnn_bptt.formulas": ("The notes' formulas with this sentence's numbers", "讲义公式与本句的数值"),
     # figures
+    "rnn_bptt.fig.topk_title": ("ŷ(t): top next words (red = true)", "ŷ(t)：最可能的下一个词（红 = 真实）"),
+    "rnn_bptt.fig.prob_axis": ("probability ŷ(t)[w]", "概率 ŷ(t)[w]"),
+    "rnn_bptt.play": ("Play the forward pass in the browser (▶, or drag the slider under the chart).", "在浏览器中播放前向传播（点 ▶，或拖动图下方的滑块）。"),
     "rnn_bptt.fig.h_title": ("Hidden state h(t) over time (units × steps)", "隐状态 h(t) 随时间变化（单元 × 时间步）"),
     "rnn_bptt.fig.input_axis": ("step t (input word x(t))", "时间步 t（输入词 x(t)）"),
     "rnn_bptt.fig.unit_axis": ("hidden unit i", "隐藏单元 i"),
