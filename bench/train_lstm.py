@@ -87,11 +87,13 @@ def main() -> None:
     batches = [b for _ in range(STEPS // 30 + 2) for b in shuffled_batches(encoded, config.batch_size, table.bos_id, gen)]
     plain_batches = [[(c.inputs, c.targets) for c in b.chunks(config.bptt)] for b in batches]
     ours_rates, plain_rates = [], []
-    for _ in range(3):  # alternate, so both see the same machine load
+    for _ in range(5):  # alternate, so both see the same machine load
         n, s = ours(corpus, config)
         ours_rates.append(n / s)
         n, s = plain_loop(plain_batches, table, config)
         plain_rates.append(n / s)
+    print("runs_ours_tokens_per_s:", " ".join(f"{r:.0f}" for r in ours_rates))
+    print("runs_plain_tokens_per_s:", " ".join(f"{r:.0f}" for r in plain_rates))
     ours_rate, plain_rate = statistics.median(ours_rates), statistics.median(plain_rates)
     print(f"throughput_ours_tokens_per_s: {ours_rate:.0f}")
     print(f"throughput_plain_pytorch_tokens_per_s: {plain_rate:.0f}")

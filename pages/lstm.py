@@ -107,6 +107,8 @@ with st.expander(tr("lstm.train.header"), expanded=models.pick(corpus.key, "lstm
             st.info(tr("lstm.train.stopped_msg", step=trained.steps_done))
     current = models.get(corpus.key, config)
     if current is not None:
+        if current.stopped:
+            st.caption(tr("lstm.train.stopped_msg", step=current.steps_done))
         st.plotly_chart(curve(current.history, floor), width="stretch", key="lstm_curve")
         st.subheader(tr("lstm.sample.header"))
         tau = st.slider(tr("lstm.sample.temperature"), 0.1, 2.0, 1.0, 0.1, key="lstm_tau")
@@ -129,7 +131,7 @@ st.caption(tr("lstm.model_info", cell="LSTM", level=tr(f"lstm.level.{lstm.config
 
 # ---------------------------------------------------------------- passage
 st.header(tr("lstm.gates.header"))
-candidates = [s for s in corpus.valid if len(s) >= 3][:40] or corpus.valid[:40]
+candidates = sorted([s for s in corpus.valid if len(s) >= 3][:40] or corpus.valid[:40], key=len, reverse=True)
 idx = int(np.clip(query_param("p", 0), 0, max(len(candidates) - 1, 0)))
 c = st.columns([2, 3])
 idx = c[0].selectbox(tr("lstm.passage"), range(len(candidates)), index=idx,

@@ -69,11 +69,31 @@ def test_stop_request_ends_cleanly_with_a_usable_model(synthetic):
     assert lm.valid_ppl < len(lm.vocab)  # already better than a uniform guess
 
 
-def test_reported_valid_ppl_matches_protocol_scoring(synthetic):
-    """Batched, padded evaluation == token-by-token chain-rule scores through the protocol."""
-    lm = _train(synthetic)
+@pytest.mark.parametrize("level", ["word", "char"])
+def test_reported_valid_ppl_matches_protocol_scoring(synthetic, level):
+    """Batched, padded evaluation == token-by-token chain-rule scores through the protocol
+    (char level: per-token log-probabilities are sums over characters, still per corpus token)."""
+    lm = _train(synthetic, FAST.with_(level=level))
     assert isinstance(lm, NextTokenModel)
     valid = synthetic.mapped("valid")
     via_protocol = perplexity_of(lm.sentence_logprobs(s) for s in valid).ppl
     assert via_protocol == pytest.approx(score_sentences(lm.model, lm.table, valid).token_ppl, rel=1e-5)
     assert lm.valid_ppl == pytest.approx(via_protocol, rel=1e-5)  # keep_best restored those weights
+
+
+def test_distribution_is_the_chain_rule_factor_and_low_temperature_sampling_is_greedy(synthetic):
+    lm = _train(synthetic)
+    sentence = synthetic.mapped("valid")[0]
+    scores = lm.sentence_logprobs(sentence)
+    for t, token in enumerate([*sentence, "</s>"]):
+        p = lm.distribution(["<s>", *sentence[:t]])
+        assert scores.logprobs[t] == pytest.approx(np.log(p[lm.vocab.index(token)]), abs=1e-5)
+    greedy, context = [], []
+    while len(greedy) < 12:
+        nxt = lm.vocab[int(np.argmax(lm.distribution(context)))]
+        if nxt == "</s>":
+            break
+        greedy.append(nxt)
+        context.append(nxt)
+    assert lm.sample(temperature=1e-4, max_symbols=12, seed=3) == greedy
+    assert lm.sample(temperature=1.0, seed=5) == lm.sample(temperature=1.0, seed=5)

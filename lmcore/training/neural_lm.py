@@ -20,7 +20,7 @@ from lmcore.lm_protocol import TokenLogProbs
 from lmcore.training.tokens import BOS, EOS, SPACE, UNK, SymbolTable
 
 
-@dataclass
+@dataclass(eq=False)
 class NeuralLM:
     """A trained model, its symbols, its configuration and its training history."""
 
