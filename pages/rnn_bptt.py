@@ -28,6 +28,15 @@ def language_model(key: str, kind: str, _sentences: list):
     return trained_corpus_lm(_sentences, "rnn")[0]
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def animation_spec(key: str, kind: str, idx: int, k: int, language: str, _lm, _sentence: list) -> dict:
+    """The step-through figure as a plain dict (building its frames costs ~35 ms; a dict is cheap)."""
+    with torch.no_grad():
+        run = run_sentence(_lm, _sentence)
+    return forward_animation(torch.stack(run.trace.h[1:]).numpy(), [_lm.itos[i] for i in run.inputs],
+                             top_k_next(_lm, run, k), [_lm.itos[i] for i in run.targets], lang=language).to_dict()
+
+
 corpus = current_corpus()
 st.title(tr("nav.rnn_bptt"))
 st.caption(tr("rnn_bptt.caption"))
@@ -84,7 +93,7 @@ right.plotly_chart(step_loss_figure(run.losses, targets, step, lang=lang()), wid
 k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk")
 top = top_k_next(lm, run, k)
 st.caption(tr("rnn_bptt.play"))
-st.plotly_chart(forward_animation(h, inputs, top, targets, lang=lang()), width="stretch")
+st.plotly_chart(animation_spec(corpus.key, kind, idx, k, lang(), lm, sentence), width="stretch")
 st.caption(tr("rnn_bptt.topk", k=k))
 st.dataframe(pd.DataFrame({
     tr("rnn_bptt.col.t"): range(1, T + 1),
