@@ -44,3 +44,10 @@ def test_extreme_setting_shows_exploded_not_an_exception(lang, word):
     notes = " ".join(a["text"] for a in curves["layout"].get("annotations", []))
     assert word in notes
     assert "NaN" not in json.dumps(curves) and "Infinity" not in json.dumps(curves)
+
+
+def test_relu_rnn_at_sigma1_five_explodes_in_the_measured_curve():
+    at = run_page("gradients", "en", query={"T": "1000", "s1": "5.0", "act": "relu"})
+    assert errors(at) == [] and not at.error
+    warnings = " ".join(w.value for w in at.warning)
+    assert "RNN: the gradient norm exploded" in warnings

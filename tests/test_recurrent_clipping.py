@@ -119,3 +119,12 @@ def test_corpus_models_train_and_beat_the_random_model():
     assert run_sentence(trained, sentence).J < run_sentence(untrained, sentence).J
     runs = corpus_clip_experiment(STREAM_SENTENCES, ClipRunSettings(steps=20, seq_len=10))
     assert set(runs) == {"unclipped", "clipped"} and runs["clipped"].threshold == 1.0
+
+
+def test_global_norm_does_not_overflow_before_the_gradient_does():
+    p = torch.zeros(3, requires_grad=True)
+    p.grad = torch.tensor([3e30, 4e30, 0.0])  # float32: squares overflow, the vector does not
+    assert torch.isinf(torch.linalg.vector_norm(p.grad))  # the naive way says inf
+    norm, clipped = clip_gradients_([p], 1.0)
+    assert norm == pytest.approx(5e30, rel=1e-6) and clipped
+    assert torch.allclose(p.grad, torch.tensor([0.6, 0.8, 0.0]))

@@ -107,3 +107,10 @@ def test_forward_animation_has_one_frame_per_step_revealing_h():
     bars = spec["frames"][0]["data"][1]
     assert bars["text"] == ["a", "&lt;unk&gt;"]  # most probable on top (reversed), escaped
     assert bars["marker"]["color"] == ["#d62728", "#1f77b4"]  # the true next word "a" is red
+
+
+def test_log_axis_stays_below_float64_overflow():
+    bands = {"rnn": curves_over_seeds(CellSpec("rnn", 8, 4, "orthogonal", 5.0, "identity"), 600, 1.0, [0])}
+    spec = _finite_json(gradient_curves_figure(bands, 5.0, 1.0))
+    low, high = spec["layout"]["yaxis"]["range"]
+    assert high <= 305 and low < 0.5  # 5^k reaches 1e308: the axis stops short of "Infinity"

@@ -99,11 +99,25 @@ def test_extreme_settings_return_markers_not_exceptions(cell, activation):
     spec = CellSpec(cell, 32, 8, "orthogonal", 5.0, activation)
     curve = curve_for(spec, 1000, 3.0, 0)
     assert curve.norm_h.shape == (1000,)
-    if activation in ("relu", "identity"):  # 5^k overflows float64 near k = 441
+    if activation in ("relu", "identity"):  # unbounded activations: 5^k overflows float64
         assert curve.exploded_at is not None and 0 < curve.exploded_at < 1000
         assert np.all(np.isfinite(curve.norm_h[: curve.exploded_at]))
+        assert curve.norm_h[curve.exploded_at - 1] > 1e300  # a real overflow, not a sum-of-squares one
+    else:  # saturating cells: huge but finite (tanh' ≈ 0 in saturation tames the growth)
+        assert curve.exploded_at is None and np.all(np.isfinite(curve.norm_h))
     assert np.all(np.isfinite(theory_line(5.0, 1.0, np.arange(100))))
     assert math.isinf(theory_line(5.0, 1.0, np.arange(1000))[-1])
+
+
+def test_linear_explosion_is_flagged_exactly_where_sigma1_power_overflows():
+    n = 8
+    g = torch.Generator().manual_seed(0)
+    w = RNNWeights(scaled_orthogonal(n, 5.0, g), torch.zeros(n, 2, dtype=F64), torch.zeros(n, dtype=F64),
+                   activation="identity")
+    curve = gradient_curve(w, torch.zeros(600, 2, dtype=F64), readout_vector(n, 0))
+    first_overflow = int(np.ceil(np.log(np.finfo(np.float64).max) / np.log(5.0)))  # 5^441 > 1.8e308
+    assert curve.exploded_at == first_overflow
+    np.testing.assert_allclose(curve.norm_h[:first_overflow], 5.0 ** np.arange(first_overflow), rtol=1e-9)
 
 
 def test_lstm_curve_has_cell_norms():

@@ -59,10 +59,21 @@ def gradient_curves_figure(bands: dict[str, SeedBand], sigma1: float, gamma: flo
     fig.update_layout(
         title=t("gradients.fig.curves_title", lang, sg=sg, regime=t(f"gradients.regime.{regime(sg)}", lang)),
         xaxis=dict(title=t("gradients.fig.distance", lang)),
-        yaxis=dict(type="log", title=t("gradients.fig.norm", lang), exponentformat="power"),
+        yaxis=dict(type="log", title=t("gradients.fig.norm", lang), exponentformat="power", range=_log_range(fig)),
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=480,
     )
     return fig
+
+
+def _log_range(fig: go.Figure, ceiling: float = 305.0) -> list[float] | None:
+    """[log10 min, log10 max] of the plotted values, padded, capped below float64's 1e308 so that
+    Plotly never labels a tick "Infinity"."""
+    values = [v for trace in fig.data for v in (trace.y or ()) if v is not None and v > 0]
+    if not values:
+        return None
+    lo, hi = np.log10(min(values)), np.log10(max(values))
+    pad = max(0.5, 0.05 * (hi - lo))
+    return [float(lo - pad), float(min(hi + pad, ceiling))]
 
 
 def _marker(fig: go.Figure, k: int | None, label: str, colour: str | None) -> None:

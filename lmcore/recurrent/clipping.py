@@ -24,11 +24,15 @@ def clip_vector(g: np.ndarray, threshold: float) -> np.ndarray:
 
 
 def global_grad_norm(params: Iterable[Tensor]) -> float:
-    """‖ĝ‖ = sqrt(Σ over parameters of ‖grad‖²); inf/NaN propagate."""
-    grads = [p.grad for p in params if p.grad is not None]
+    """‖ĝ‖ = sqrt(Σ over parameters of ‖grad‖²), computed as m·‖ĝ/m‖ with m = max |ĝ_i| so that
+    the squares cannot overflow while ĝ itself is finite; inf/NaN in ĝ propagate."""
+    grads = [p.grad.detach().double() for p in params if p.grad is not None]
     if not grads:
         return 0.0
-    return float(torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads])))
+    m = max(float(g.abs().max()) if g.numel() else 0.0 for g in grads)
+    if m == 0.0 or not math.isfinite(m):
+        return float("nan") if any(torch.isnan(g).any() for g in grads) else m
+    return m * math.sqrt(sum(float(((g / m) ** 2).sum()) for g in grads))
 
 
 def clip_gradients_(params: Iterable[Tensor], threshold: float) -> tuple[float, bool]:

@@ -74,8 +74,18 @@ def gradient_curve(weights: CellWeights, x: Tensor, v: Tensor) -> GradientCurve:
 
 def _norms_by_distance(states: list[Tensor]) -> np.ndarray:
     """‖grad‖ of h(T), h(T−1), ..., h(1) (reversed: index = distance). A missing grad is NaN."""
-    norms = [float(s.grad.norm()) if s.grad is not None else float("nan") for s in states]
+    norms = [safe_norm(s.grad) if s.grad is not None else float("nan") for s in states]
     return np.array(norms[::-1], dtype=np.float64)
+
+
+def safe_norm(v: Tensor) -> float:
+    """‖v‖₂ computed as m·‖v/m‖ with m = max|v_i|: a plain sum of squares overflows once the
+    entries pass ~1e154, long before the gradient itself does (~1e308)."""
+    m = float(v.abs().max()) if v.numel() else 0.0
+    if m == 0.0 or not np.isfinite(m):
+        return m if not torch.isnan(v).any() else float("nan")
+    with np.errstate(over="ignore"):
+        return float(np.float64(m) * np.float64(float((v / m).norm())))
 
 
 def first_index(mask: np.ndarray) -> int | None:
