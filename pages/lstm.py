@@ -1,6 +1,8 @@
 """LSTM gates & memory: train RNN/LSTM/GRU language models on the corpus, look at the LSTM's gates and
 cell state on a passage, follow the gradient along the cell, edit one token, compare every model."""
 
+import threading
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -55,6 +57,8 @@ def curve(history, floor):
 
 corpus = current_corpus()
 models = registry()
+if "lstm_training" in st.session_state:  # a click stops a training run, but with Streamlit's fast reruns
+    st.session_state["lstm_training"].wait(timeout=60)  # this run starts at once: let it store its model
 floor = perplexity_floor(corpus)
 st.title(tr("nav.lstm"))
 st.caption(tr("lstm.caption"))
@@ -92,15 +96,19 @@ with st.expander(tr("lstm.train.header"), expanded=models.pick(corpus.key, "lstm
                                      valid=valid, seconds=p.elapsed))
                 if p.valid_token_ppl is not None or p.done:
                     chart.plotly_chart(curve(seen, floor), width="stretch", key=f"lstm_live_{len(seen)}")
-            except (RerunException, StopException) as exc:
+            except (RerunException, StopException) as exc:  # Streamlit's way to interrupt a running script
                 interrupted.append(exc)
                 return "stop"
             return None
 
-        trained = train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos, config,
-                                  on_progress, corpus.key)
-        models.put(trained)
-        if interrupted:
+        finished = st.session_state["lstm_training"] = threading.Event()
+        try:
+            trained = train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos, config,
+                                      on_progress, corpus.key)
+            models.put(trained)
+        finally:
+            finished.set()
+        if interrupted:  # let Streamlit go on: our Stop (a rerun) then shows the stored model
             raise interrupted[0]
         st.success(tr("lstm.train.done", seconds=trained.history[-1].elapsed, ppl=trained.valid_ppl))
         if trained.stopped:
@@ -160,8 +168,8 @@ signed = signal in ("c", "h", "c_tilde")
 st.plotly_chart(unit_heatmap(trace.signals[signal][order], trace.symbols, order, tr(f"lstm.signal.{signal}"),
                              signed, lang()), width="stretch")
 unit = st.selectbox(tr("lstm.unit"), list(order), key="lstm_unit_pick")
-st.caption(tr("lstm.unit.caption", unit=unit, signal=tr(f"lstm.signal.{signal}")))
-st.markdown(activation_html(trace.symbols, trace.signals[signal][unit], lstm.table.level == "char"),
+st.caption(tr("lstm.unit.caption.signed" if signed else "lstm.unit.caption.gate", unit=unit, signal=tr(f"lstm.signal.{signal}")))
+st.markdown(activation_html(trace.symbols, trace.signals[signal][unit], lstm.table.level == "char", signed),
             unsafe_allow_html=True)  # every token is html.escape'd by activation_html
 
 # ---------------------------------------------------------------- gradient path

@@ -60,16 +60,25 @@ def unit_heatmap(values: np.ndarray, symbols: Sequence[str], units: Sequence[int
     return fig
 
 
-def activation_html(symbols: Sequence[str], values: np.ndarray, char_level: bool = False) -> str:
-    """The passage with each token's background coloured by one unit's value (red < 0 < blue).
+def activation_html(symbols: Sequence[str], values: np.ndarray, char_level: bool = False,
+                    signed: bool = True) -> str:
+    """The passage with each token's background coloured by one unit's value.
 
-    Every token is passed through ``html.escape``: the result is safe for ``unsafe_allow_html``.
+    ``signed`` (c, h, c̃): blue for > 0, red for < 0, opacity |v| / max|v|; gates (0..1): one colour,
+    opacity (v − min)/(max − min) over the passage. Every token goes through ``html.escape``:
+    the result is safe for ``unsafe_allow_html``.
     """
-    scale = float(np.abs(values).max()) or 1.0
+    values = np.asarray(values, dtype=float)
+    low, high = float(values.min(initial=0.0)), float(values.max(initial=1.0))
+    scale = float(np.abs(values).max(initial=0.0)) or 1.0
     spans = []
     for symbol, value in zip(symbols, values):
-        alpha = min(1.0, abs(float(value)) / scale)
-        rgb = "33,102,172" if value >= 0 else "178,24,43"
+        if signed:
+            alpha = min(1.0, abs(float(value)) / scale)
+            rgb = "33,102,172" if value >= 0 else "178,24,43"
+        else:
+            alpha = (float(value) - low) / (high - low) if high > low else 0.5
+            rgb = "0,128,96"
         text = html.escape("␣" if symbol == " " and char_level else symbol)
         spans.append(f'<span title="{float(value):+.3f}" style="background:rgba({rgb},{alpha:.2f});'
                      f'padding:1px 2px;border-radius:3px;line-height:1.9">{text}</span>')

@@ -72,9 +72,13 @@ STRINGS = {
     "lstm.sort.variance": ("variance of c(t) (high first)", "c(t) 的方差（高者在前）"),
     "lstm.units_shown": ("Units shown (after sorting)", "显示的单元数（排序后）"),
     "lstm.unit": ("Unit to colour the passage by", "用于给文本着色的单元"),
-    "lstm.unit.caption": (
+    "lstm.unit.caption.signed": (
         "Unit {unit}, {signal}: blue > 0 > red; hover a token for its value.",
         "单元 {unit}，{signal}：蓝色 > 0 > 红色；悬停查看数值。",
+    ),
+    "lstm.unit.caption.gate": (
+        "Unit {unit}, {signal}: darker = closer to the largest value on this passage; hover a token for its value.",
+        "单元 {unit}，{signal}：颜色越深越接近本段文本上的最大值；悬停查看数值。",
     ),
     # gradient path
     "lstm.grad.header": ("Gradient path through the cell", "梯度沿记忆单元的路径"),
