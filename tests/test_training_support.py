@@ -1,0 +1,81 @@
+"""Symbols, persistence, the model registry and the LSTM figures."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from lmcore.figures.lstm import activation_html, comparison_figure, unit_heatmap
+from lmcore.samples import load_sample
+from lmcore.training.config import TrainConfig
+from lmcore.training.loop import replace_singletons, singleton_ids, train_sentences
+from lmcore.training.persist import from_bytes, to_bytes
+from lmcore.training.registry import ModelRegistry
+from lmcore.training.tokens import build_table
+
+SMALL = TrainConfig(embed_dim=8, hidden_size=8, steps=5, eval_every=5, threads=1)
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_sample("synthetic", n_sentences=300)
+
+
+def test_char_table_spans_partition_the_targets():
+    table = build_table("char", ["<unk>", "ab", "c"], [["ab", "c"], ["c", "<unk>"]])
+    tokens = ["ab", "<unk>", "zc"]
+    assert table.symbols(tokens) == ["a", "b", " ", "<unk>", " ", "<unk>", "c"]
+    assert sum(table.token_spans(tokens)) == len(table.encode(tokens)) == 8
+    assert table.encode(tokens)[-1] == table.eos_id and table.bos_id == table.size
+
+
+def test_singleton_replacement_only_touches_singletons():
+    table = build_table("word", ["<unk>", "a", "b", "c"], [["a", "a", "b"], ["c", "a"]])
+    encoded = [table.encode(s) for s in (["a", "a", "b"], ["c", "a"])]
+    singles = singleton_ids(encoded, table)
+    assert singles == {table.stoi["b"], table.stoi["c"]}
+    import torch
+    replaced = replace_singletons(encoded, singles, 1.0, torch.Generator().manual_seed(0))
+    assert replaced == [[table.stoi["a"], table.stoi["a"], 0, table.eos_id], [0, table.stoi["a"], table.eos_id]]
+    assert replace_singletons(encoded, singles, 0.0, torch.Generator().manual_seed(0)) == encoded
+
+
+def test_persist_round_trip_and_registry(corpus):
+    lm = train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos, SMALL, None, corpus.key)
+    same = from_bytes(to_bytes(lm))
+    np.testing.assert_array_equal(same.distribution(["the"]), lm.distribution(["the"]))
+    half = from_bytes(to_bytes(lm, half=True))
+    np.testing.assert_allclose(half.distribution(["the"]), lm.distribution(["the"]), atol=1e-3)
+    assert same.history == lm.history and same.selected_step == lm.selected_step
+
+    shipped = {(corpus.key, SMALL.key()): half}
+    registry = ModelRegistry(capacity=1, loader=lambda key, config: shipped.get((key, config.key())))
+    assert registry.get(corpus.key, SMALL) is half and registry.is_shipped(half)
+    assert registry.pick(corpus.key, "lstm", defaults=[SMALL]) is half
+    assert registry.pick(corpus.key, "rnn", defaults=[SMALL]) is None
+    registry.put(lm)  # trained here: preferred over the shipped file
+    assert registry.get(corpus.key, SMALL) is lm and not registry.is_shipped(lm)
+    other = same.__class__(same.model, same.table, SMALL.with_(seed=9), corpus_key=corpus.key)
+    registry.put(other)
+    assert registry.trained(corpus.key, SMALL) is None  # capacity 1: the oldest was dropped
+    assert registry.pick(corpus.key, "lstm") is other
+
+
+def test_activation_html_escapes_every_token():
+    html = activation_html(["<s>", "<script>alert(1)</script>", "a&b"], np.array([0.1, -0.5, 0.9]))
+    assert "<script>" not in html and "&lt;script&gt;" in html and "a&amp;b" in html
+    assert "178,24,43" in html  # the negative value is red
+
+
+def test_heatmap_uses_positions_and_escaped_tick_text():
+    fig = unit_heatmap(np.zeros((2, 3)), ["<s>", "a", "a"], [5, 1], "f")
+    assert list(fig.data[0].x) == [0, 1, 2]
+    assert list(fig.layout.xaxis.ticktext) == ["&lt;s&gt;", "a", "a"]  # repeated labels stay separate columns
+    assert list(fig.layout.yaxis.ticktext) == ["5", "1"]
+
+
+def test_comparison_figure_writes_infinity_and_draws_the_floor():
+    fig = comparison_figure(["mle", "kn", "lstm"], [math.inf, 10.0, 8.0], ["ngram", "ngram", "neural"], floor=7.5)
+    assert list(fig.data[0].text) == ["∞", "10.00", "8.00"]
+    assert fig.layout.shapes[0].y0 == 7.5
