@@ -221,7 +221,8 @@ if missing:
     st.caption(tr("lstm.cmp.missing", cells=", ".join(missing)))
 if floor is not None:
     st.caption(tr("lstm.cmp.floor", ppl=floor))
-st.dataframe(pd.DataFrame({tr("lstm.cmp.model"): [r["model"] for r in rows],
-                           tr("lstm.cmp.ppl"): [r["ppl"] for r in rows]}), hide_index=True)
-st.plotly_chart(comparison_figure([r["model"] for r in rows], [r["ppl"] for r in rows],
+names = [tr(f"lstm.cmp.row.{r['model']}") if r["family"] == "ngram" else r["model"] for r in rows]
+st.dataframe(pd.DataFrame({tr("lstm.cmp.model"): names, tr("lstm.cmp.ppl"): [r["ppl"] for r in rows]}),
+             hide_index=True)
+st.plotly_chart(comparison_figure(names, [r["ppl"] for r in rows],
                                   [r["family"] for r in rows], floor, lang()), width="stretch")

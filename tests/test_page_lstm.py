@@ -40,7 +40,9 @@ def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison
     assert grad["data"][0]["x"] == list(range(n_steps))  # ∏ f, exact, means and the RNN on the same passage
     frame = at.dataframe[0].value
     models = list(frame[t("lstm.cmp.model", lang)])
-    assert "unigram" in models and "3-gram modified KN" in models and "LSTM" in models and "RNN" in models
+    for row in ("unigram", "mkn3"):
+        assert t(f"lstm.cmp.row.{row}", lang) in models
+    assert "LSTM" in models and "RNN" in models
 
 
 def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():

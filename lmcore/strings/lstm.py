@@ -124,6 +124,11 @@ STRINGS = {
         "Not trained yet for this corpus: {cells}. Train them above (same level) to add their rows.",
         "该语料尚未训练：{cells}。在上方训练（同一粒度）即可加入对应行。",
     ),
+    "lstm.cmp.row.unigram": ("unigram (add-1)", "一元模型（加一）"),
+    "lstm.cmp.row.mle3": ("3-gram MLE", "三元 MLE"),
+    "lstm.cmp.row.add3": ("3-gram add-1", "三元 加一平滑"),
+    "lstm.cmp.row.kn3": ("3-gram Kneser-Ney", "三元 Kneser-Ney"),
+    "lstm.cmp.row.mkn3": ("3-gram modified KN", "三元 修正 KN"),
     "lstm.cmp.floor": ("True floor e^H = {ppl:.3f} (the synthetic source's entropy rate).",
                        "真实下限 e^H = {ppl:.3f}（合成语料源的熵率）。"),
     # figures

@@ -14,12 +14,13 @@ from lmcore.ngram import NgramModel
 from lmcore.training.evaluate import score_sentences
 from lmcore.training.neural_lm import NeuralLM
 
+# (row name, order, lmcore.ngram method); the page shows t(f"lstm.cmp.row.{name}")
 NGRAM_ROWS: tuple[tuple[str, int, str], ...] = (
     ("unigram", 1, "add-delta"),
-    ("3-gram MLE", 3, "mle"),
-    ("3-gram add-δ", 3, "add-delta"),
-    ("3-gram KN", 3, "kn-interp"),
-    ("3-gram modified KN", 3, "modified-kn"),
+    ("mle3", 3, "mle"),
+    ("add3", 3, "add-delta"),
+    ("kn3", 3, "kn-interp"),
+    ("mkn3", 3, "modified-kn"),
 )
 
 
