@@ -10,7 +10,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, Stop
 
 from lmcore.corpus import tokenize
 from lmcore.figures.lstm import (
-    activation_html, comparison_figure, gradient_path_figure, next_token_shift_figure, training_curve_figure,
+    activation_html, comparison_figure, edit_travel_figure, gradient_path_figure, next_token_shift_figure, training_curve_figure,
     unit_heatmap,
 )
 from lmcore.training.comparison import comparison_rows, perplexity_floor
@@ -157,12 +157,15 @@ if len(symbols) > MAX_SYMBOLS:
 
 trace = trace_passage(lstm, symbols)
 c = st.columns(3)
-signal = c[0].selectbox(tr("lstm.signal"), SIGNALS, index=SIGNALS.index("f"), format_func=labeller("lstm.signal"),
-                        key="lstm_signal")
-order_by = c[1].selectbox(tr("lstm.sort"), ["forget", "variance", "index"], format_func=labeller("lstm.sort"),
-                          key="lstm_sort")
+orders = ["forget", "variance", "index"]
+signal_default, order_default = query_param("sig", "f"), query_param("sort", "forget")
+signal = c[0].selectbox(tr("lstm.signal"), SIGNALS, index=SIGNALS.index(signal_default) if signal_default in SIGNALS else 0,
+                        format_func=labeller("lstm.signal"), key="lstm_signal")
+order_by = c[1].selectbox(tr("lstm.sort"), orders, index=orders.index(order_default) if order_default in orders else 0,
+                          format_func=labeller("lstm.sort"), key="lstm_sort")
 n_units = trace.n_units
 shown = c[2].slider(tr("lstm.units_shown"), 1, n_units, min(32, n_units), key="lstm_units")
+set_query_params(sig=signal, sort=order_by)
 order = unit_order(trace, order_by)[:shown]
 signed = signal in ("c", "h", "c_tilde")
 st.plotly_chart(unit_heatmap(trace.signals[signal][order], trace.symbols, order, tr(f"lstm.signal.{signal}"),
@@ -202,6 +205,8 @@ st.metric(tr("lstm.cf.kl"), f"{edit.kl:.4f}")
 st.plotly_chart(unit_heatmap(edit.delta[signal][order], edit.after.symbols, order,
                              tr("lstm.cf.delta_title", signal=tr(f"lstm.signal.{signal}")), True, lang(),
                              marker=edit.position), width="stretch")
+st.plotly_chart(edit_travel_figure(edit.after.symbols, {n: edit.change_per_step(n) for n in ("f", "i", "o", "c", "h")},
+                                   edit.position, lang()), width="stretch")
 st.plotly_chart(next_token_shift_figure(lstm.vocab, edit.before.next_probs, edit.after.next_probs, lang=lang()),
                 width="stretch")
 

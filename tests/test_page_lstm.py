@@ -24,14 +24,15 @@ def _figures(at):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison(lang):
-    at = run_page("lstm", lang, query={"p": "2"})
+    at = run_page("lstm", lang, query={"p": "2", "sig": "c", "sort": "variance"})
     assert not errors(at)
     _train_small(at, "rnn")
     _train_small(at, "lstm")
     assert any(t("lstm.train.done", lang, seconds=0, ppl=0)[:6] in s.value for s in at.success)
     figures = _figures(at)
     titles = [str(f["layout"].get("title", {}).get("text", "")) for f in figures]
-    assert t("lstm.signal.f", lang) in titles
+    assert t("lstm.signal.c", lang) in titles  # the shared link's signal and ordering
+    assert at.selectbox(key="lstm_sort").value == "variance"
     heat = next(f for f in figures if f["data"][0]["type"] == "heatmap")
     n_steps = len(heat["data"][0]["x"])
     assert heat["data"][0]["x"] == list(range(n_steps))  # integer positions, tokens as tick text

@@ -114,3 +114,5 @@ def test_counterfactual_is_causal_and_moves_the_next_distribution(lstm, passage)
     assert np.abs(cf.delta["c"][:, cf.position]).max() > 0
     np.testing.assert_allclose(cf.after.next_probs, lstm.distribution(edit(passage, position, other)), atol=1e-6)
     assert cf.kl >= 0
+    travel = cf.change_per_step("c")
+    assert np.all(travel[:cf.position] == 0) and travel[cf.position] > 0

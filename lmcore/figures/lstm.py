@@ -108,6 +108,20 @@ def gradient_path_figure(symbols: Sequence[str], forget_norm: np.ndarray, exact_
     return fig
 
 
+def edit_travel_figure(symbols: Sequence[str], norms: dict[str, np.ndarray], position: int,
+                       lang: str = "en") -> go.Figure:
+    """‖Δs(t)‖₂ over units for each signal s, per step: how far downstream the edit is felt."""
+    fig = go.Figure()
+    for name, values in norms.items():
+        fig.add_scatter(x=list(range(len(symbols))), y=values, mode="lines+markers",
+                        name=t(f"lstm.signal.{name}", lang))
+    fig.add_vline(x=position, line=dict(dash="dot", color="black"))
+    fig.update_layout(title=t("lstm.fig.travel_title", lang), height=340, margin=dict(t=50, b=80),
+                      xaxis=dict(title=t("lstm.fig.position", lang), **_token_axis(symbols)),
+                      yaxis=dict(title="‖Δ‖₂"), legend=dict(orientation="h", y=-0.45))
+    return fig
+
+
 def next_token_shift_figure(vocab: Sequence[str], before: np.ndarray, after: np.ndarray, top: int = 12,
                             lang: str = "en") -> go.Figure:
     """The most likely next symbols before and after the edit (grouped bars)."""

@@ -147,6 +147,7 @@ STRINGS = {
     "lstm.fig.rnn_norm": ("vanilla RNN ‖∂h(T)/∂h(k)‖₂", "普通 RNN ‖∂h(T)/∂h(k)‖₂"),
     "lstm.fig.before": ("before the edit", "编辑前"),
     "lstm.fig.after": ("after the edit", "编辑后"),
+    "lstm.fig.travel_title": ("How far the edit travels: ‖Δs(t)‖₂ over units", "编辑影响能传多远：各单元上的 ‖Δs(t)‖₂"),
     "lstm.fig.next_title": ("Next-symbol distribution after the passage", "文本之后下一个符号的分布"),
     "lstm.fig.prob": ("probability", "概率"),
     "lstm.fig.train_ppl": ("train PPL (running, per symbol)", "训练 PPL（滑动，按符号）"),
