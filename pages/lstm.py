@@ -198,7 +198,7 @@ st.caption(tr("lstm.cf.note"))
 c = st.columns(2)
 position = c[0].selectbox(tr("lstm.cf.position"), range(len(symbols)), index=min(1, len(symbols) - 1),
                           format_func=lambda i: f"{i + 1}: {symbols[i]}", key="lstm_cf_pos")
-choices = [s for s in lstm.vocab if s != "</s>"][:300]
+choices = [s for s in lstm.vocab if s not in ("</s>", symbols[position])][:300]
 replacement = c[1].selectbox(tr("lstm.cf.replacement"), choices, index=min(1, len(choices) - 1), key="lstm_cf_new")
 edit = counterfactual(lstm, symbols, position, replacement)
 st.metric(tr("lstm.cf.kl"), f"{edit.kl:.4f}")

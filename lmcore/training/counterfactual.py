@@ -29,7 +29,7 @@ class Counterfactual:
         """KL(after ‖ before) of the next-symbol distributions, in nats."""
         p, q = self.after.next_probs, self.before.next_probs
         mask = p > 0
-        return float(np.sum(p[mask] * (np.log(p[mask]) - np.log(q[mask]))))
+        return max(0.0, float(np.sum(p[mask] * (np.log(p[mask]) - np.log(q[mask])))))  # ≥ 0 (no −0.0 from rounding)
 
     def change_per_step(self, name: str = "c") -> np.ndarray:
         """‖Δs(t)‖₂ over units, per step t."""
