@@ -19,18 +19,12 @@ from lmcore.training.counterfactual import counterfactual
 from lmcore.training.gradient_path import lstm_gradient_path
 from lmcore.training.loop import train_sentences
 from lmcore.training.lstm_trace import SIGNALS, trace_passage, unit_order
-from lmcore.training.registry import ModelRegistry
+from lmcore.training.registry import shared_registry
 from lmcore.training.threads import torch_threads
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_SYMBOLS = 80
 DEFAULT = TrainConfig()
-
-
-@st.cache_resource(show_spinner=False)
-def registry() -> ModelRegistry:
-    """Trained models shared by the sessions of this server (read-only once trained)."""
-    return ModelRegistry()
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -56,7 +50,7 @@ def curve(history, floor):
 
 
 corpus = current_corpus()
-models = registry()
+models = shared_registry()  # trained models shared by every session and page (read-only once trained)
 if "lstm_training" in st.session_state:  # a click stops a training run, but with Streamlit's fast reruns
     st.session_state["lstm_training"].wait(timeout=60)  # this run starts at once: let it store its model
 floor = perplexity_floor(corpus)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from lmcore.training.config import TrainConfig
 from lmcore.training.neural_lm import NeuralLM
@@ -58,3 +59,10 @@ class ModelRegistry:
             if lm.config.cell == cell and (level is None or lm.config.level == level):
                 return lm
         return None
+
+
+@lru_cache(maxsize=1)
+def shared_registry() -> ModelRegistry:
+    """The process-wide registry: models trained on the LSTM page are visible to every page
+    (e.g. ``shared_registry().pick(corpus.key, "lstm", defaults=[TrainConfig()])`` for the chain rule)."""
+    return ModelRegistry()
