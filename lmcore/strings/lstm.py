@@ -45,9 +45,11 @@ STRINGS = {
     "lstm.train.note": (
         "Embeddings → one recurrent layer → softmax; truncated BPTT over {bptt} steps, Adam, clipping "
         "ĝ ← threshold/‖ĝ‖·ĝ, each sentence <s> … </s> from the zero state. The weights kept are those of the best "
-        "validation perplexity (early stopping). Models are cached per corpus and settings.",
+        "validation perplexity (early stopping). Word level: a training word seen once is read as <unk> half of the "
+        "time, so the model learns how often unseen words occur. Models are cached per corpus and settings.",
         "词嵌入 → 一层循环网络 → softmax；截断 BPTT（{bptt} 步）、Adam、梯度裁剪 ĝ ← threshold/‖ĝ‖·ĝ，每个句子 <s> … </s> "
-        "从零状态开始。保留验证困惑度最佳时的权重（早停）。模型按语料与设置缓存。",
+        "从零状态开始。保留验证困惑度最佳时的权重（早停）。词级模型：训练中只出现一次的词有一半时间被读作 <unk>，"
+        "让模型学会未登录词出现的频率。模型按语料与设置缓存。",
     ),
     "lstm.sample.header": ("Sample from the model", "从模型采样"),
     "lstm.sample.temperature": ("Temperature τ", "温度 τ"),
