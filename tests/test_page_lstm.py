@@ -8,6 +8,7 @@ from lmcore.samples import SAMPLES, load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.persist import PRETRAINED_DIR, file_name
 from tests.apptest_helpers import errors, run_page
+from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, streamlit_server, wait_for_app
 
 
 def _train_small(at, cell="lstm"):
@@ -67,3 +68,36 @@ def test_shipped_models_match_the_built_in_corpora(name):
     assert {"lstm", "rnn"} <= cells
     for cell in cells:
         assert (PRETRAINED_DIR / file_name(key, TrainConfig(cell=cell))).is_file(), (name, cell)
+
+
+@pytest.mark.browser
+def test_stop_button_in_a_browser_ends_training_with_a_usable_model():
+    """Streamlit's fast reruns start the next run at once (only a browser can click mid-run):
+    the page must wait for the stopped run to store its model."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with streamlit_server() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US").new_page()
+        page.goto(url + "/?corpus=synthetic")
+        wait_for_app(page)
+        page.get_by_test_id("stSidebar").get_by_role("link", name=t("nav.lstm", "en")).click()
+        wait_for_app(page)
+        main = page.get_by_test_id("stMainBlockContainer")
+        if main.get_by_role("slider").count() < 2:
+            main.get_by_text(t("lstm.train.header", "en")).click()
+        steps = main.get_by_role("slider").nth(1)  # hidden size, then steps
+        steps.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")  # 800 → 3200 steps: far too many to finish here
+        wait_for_app(page)
+        main.get_by_role("button", name=t("lstm.train.button", "en"), exact=True).click()
+        page.get_by_text("step 2", exact=False).first.wait_for(timeout=60_000)  # training has started
+        main.get_by_role("button", name=t("lstm.train.stop", "en"), exact=True).click()
+        wait_for_app(page)
+        captions = " ".join(main.get_by_test_id("stCaptionContainer").all_inner_texts())
+        assert t("lstm.stopped", "en").strip(", ") in captions  # "stopped early": the stopped model is shown
+        assert t("lstm.source.trained", "en") in captions
+        assert main.get_by_test_id("stException").count() == 0
+        browser.close()
