@@ -10,6 +10,8 @@ from lmcore.lm_protocol import NextTokenModel, perplexity_of
 from lmcore.ngram import METHODS, NgramModel, count_ngrams
 from lmcore.ngram.explain import zero_reasons
 from lmcore.ngram.latex import chain_product_latex, perplexity_latex
+from lmcore.training.config import TrainConfig
+from lmcore.training.registry import shared_registry
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_FACTORS = 12
@@ -34,14 +36,33 @@ if not train:
     st.error(tr("ngram.error.empty"))
     st.stop()
 
+# Any NextTokenModel can be scored here: the n-gram methods, and the neural LMs trained on the
+# LSTM page for this corpus (or shipped with the app for the built-in corpora).
+neural = {f"neural-{i}": lm for i, lm in enumerate(shared_registry().for_corpus(corpus.key, [TrainConfig()]))}
+method_label = labeller("ngram.method")
+neural_labels = {
+    choice: tr("chain_rule.neural", cell=lm.config.cell.upper(), level=lm.config.level, steps=lm.steps_done,
+               origin=tr("chain_rule.neural.shipped" if shared_registry().is_shipped(lm) else "chain_rule.neural.trained"))
+    for choice, lm in neural.items()
+}
+
+
+def model_label(choice: str) -> str:
+    return neural_labels.get(choice) or method_label(choice)
+
+
 c1, c2 = st.columns(2)
-methods = list(METHODS)
+choices = list(METHODS) + list(neural)
 default_method = query_param("method", "modified-kn")
-method = c1.selectbox(tr("chain_rule.model"), methods, index=methods.index(default_method) if default_method in methods else 4,
-                      format_func=labeller("ngram.method"), key="chain_method")
-order = c2.slider(tr("chain_rule.order"), 1, 6, min(max(query_param("n", 3), 1), 6), key="chain_order")
+method = c1.selectbox(tr("chain_rule.model"), choices, index=choices.index(default_method) if default_method in choices else 4,
+                      format_func=model_label, key="chain_method")
+order = c2.slider(tr("chain_rule.order"), 1, 6, min(max(query_param("n", 3), 1), 6), key="chain_order",
+                  disabled=method in neural)
 set_query_params(method=method, n=order)
-model = ngram_model(corpus.key, order, method, counts_for(corpus.key, train))
+if method in neural:
+    model, span = neural[method], None
+else:
+    model, span = ngram_model(corpus.key, order, method, counts_for(corpus.key, train)), order - 1
 
 mode = st.radio(tr("chain_rule.sentence_mode"), ["pick", "type"], horizontal=True,
                 format_func=labeller("chain_rule.sentence_mode"), key="chain_mode")
@@ -63,7 +84,7 @@ left.plotly_chart(cumulative_logprob_figure(scores, lang=lang()), width="stretch
 right.plotly_chart(running_perplexity_figure(scores, lang=lang()), width="stretch")
 
 st.markdown(tr("chain_rule.product"))
-st.latex(chain_product_latex(scores, span=order - 1, max_factors=MAX_FACTORS, per_line=PER_LINE))
+st.latex(chain_product_latex(scores, span=span, max_factors=MAX_FACTORS, per_line=PER_LINE))
 st.latex(perplexity_latex(result))
 
 st.subheader(tr("chain_rule.ppl_header"))
