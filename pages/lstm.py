@@ -218,6 +218,15 @@ split = st.radio(tr("lstm.cmp.split"), ["test", "valid"], format_func=labeller("
 rows = comparison(corpus.key, tuple(model_id(m) for m in level_models.values()), split, corpus, level_models)
 if missing:
     st.caption(tr("lstm.cmp.missing", cells=", ".join(missing)))
+    if st.button(tr("lstm.cmp.train_missing", cells=", ".join(missing)), key="lstm_cmp_train"):
+        bar = st.progress(0.0)
+        for n, name in enumerate(missing):
+            def report(p, n=n, name=name):
+                bar.progress((n + p.fraction) / len(missing), text=f"{name}: {p.step}/{p.total_steps}")
+
+            models.put(train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos,
+                                       DEFAULT.with_(cell=name.lower(), level=lstm.config.level), report, corpus.key))
+        st.rerun()
 if floor is not None:
     st.caption(tr("lstm.cmp.floor", ppl=floor))
 names = [tr(f"lstm.cmp.row.{r['model']}") if r["family"] == "ngram" else r["model"] for r in rows]

@@ -47,6 +47,18 @@ def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison
     assert "LSTM" in models and "RNN" in models
 
 
+def test_one_click_trains_the_missing_cells_for_the_comparison():
+    at = run_page("lstm", "en", query={"corpus": "synthetic", "sents": "200"})  # no shipped model for it
+    _train_small(at)
+    frame = at.dataframe[0].value
+    assert list(frame[t("lstm.cmp.model", "en")])[-1] == "LSTM"
+    at.button(key="lstm_cmp_train").click().run(timeout=300)
+    assert not errors(at)
+    models = list(at.dataframe[0].value[t("lstm.cmp.model", "en")])
+    assert models[-3:] == ["RNN", "LSTM", "GRU"]
+    assert not [b for b in at.button if b.key == "lstm_cmp_train"]  # nothing missing any more
+
+
 def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():
     at = run_page("lstm", "en")
     _train_small(at)

@@ -131,6 +131,7 @@ STRINGS = {
     "lstm.cmp.row.add3": ("3-gram add-1", "三元 加一平滑"),
     "lstm.cmp.row.kn3": ("3-gram Kneser-Ney", "三元 Kneser-Ney"),
     "lstm.cmp.row.mkn3": ("3-gram modified KN", "三元 修正 KN"),
+    "lstm.cmp.train_missing": ("Train {cells} (default settings)", "训练 {cells}（默认设置）"),
     "lstm.cmp.floor": ("True floor e^H = {ppl:.3f} (the synthetic source's entropy rate).",
                        "真实下限 e^H = {ppl:.3f}（合成语料源的熵率）。"),
     # figures
