@@ -117,3 +117,19 @@ def test_uploaded_html_is_shown_as_text_and_never_runs(page, server, tmp_path):
     assert page.get_by_text("<img src=x onerror=alert(1)>", exact=False).first.is_visible()
     assert page.dialogs == []
     assert page.locator("img[src='x']").count() == 0
+
+
+def test_sidebar_choices_survive_navigation(page, server):
+    """Clicking through the navigation keeps language, corpus and tokenizer settings (and so the
+    corpus key that every page's caches and the shipped models are found by)."""
+    page.goto(f"{server}/?lang=zh&corpus=synthetic&sents=600")
+    wait_for_app(page)
+    summary = page.locator("[data-testid='stSidebar'] [data-testid='stCaptionContainer']").last
+    before = summary.inner_text()
+    assert "600" in before
+    for stem in ("corpus", "ngram", "home"):
+        page.locator("[data-testid='stSidebarNav']").get_by_text(t(f"nav.{stem}", "zh"), exact=True).click()
+        page.wait_for_timeout(1000)
+        wait_for_app(page)
+        assert summary.inner_text() == before, stem
+        assert page.get_by_role("heading", name=t("app.title" if stem == "home" else f"nav.{stem}", "zh")).first.is_visible()

@@ -64,7 +64,15 @@ def _on_upload() -> None:
     _on_source_change()
 
 
+SIDEBAR_KEYS = ("lang", "source", "synthetic_size", "tokenizer", "lowercase", "sentence_mode", "min_count", "max_vocab")
+
+
 def _init_state() -> None:
+    # Streamlit drops the state of widgets when the page changes; writing each value back as
+    # plain session state keeps the sidebar's choices across pages.
+    for key in SIDEBAR_KEYS:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
     if "lang" not in st.session_state:
         requested = query_param("lang", "")
         st.session_state["lang"] = requested if requested in LANGUAGES else language_from_locale(st.context.locale)
