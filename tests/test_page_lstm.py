@@ -97,9 +97,10 @@ def test_stop_button_in_a_browser_ends_training_with_a_usable_model():
         page.get_by_test_id("stSidebar").get_by_role("link", name=t("nav.lstm", "en")).click()
         wait_for_app(page)
         main = page.get_by_test_id("stMainBlockContainer")
-        if main.get_by_role("slider").count() < 2:
-            main.get_by_text(t("lstm.train.header", "en")).click()
-        steps = main.get_by_role("slider").nth(1)  # hidden size, then steps
+        train_box = main.get_by_test_id("stExpander").filter(has_text=t("lstm.train.header", "en")).first
+        if not train_box.get_by_role("button", name=t("lstm.train.button", "en"), exact=True).is_visible():
+            train_box.get_by_text(t("lstm.train.header", "en")).click()
+        steps = train_box.get_by_role("slider").nth(1)  # hidden size, then steps
         steps.focus()
         for _ in range(3):
             page.keyboard.press("ArrowRight")  # 800 → 3200 steps: far too many to finish here
