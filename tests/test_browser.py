@@ -51,17 +51,20 @@ def _sidebar(page):
     return page.locator("[data-testid='stSidebar']")
 
 
-def _navigate_and_check_sidebar_kept(page, lang: str) -> None:
+def _navigate_and_check_sidebar_kept(page, lang: str) -> list[str]:
     """Click through the navigation: language, corpus and tokenizer settings (and so the corpus
     key that every page's caches and the shipped models are found by) must stay as they were."""
     summary = page.locator("[data-testid='stSidebar'] [data-testid='stCaptionContainer']").last
     before = summary.inner_text()  # lowercased English sample: a reset checkbox changes the type count
+    seen = [before]
     for stem in ("ngram", "home", "corpus"):
         page.locator("[data-testid='stSidebarNav']").get_by_text(t(f"nav.{stem}", lang), exact=True).click()
         page.wait_for_timeout(1000)
         wait_for_app(page)
         assert summary.inner_text() == before, stem
         assert page.get_by_role("heading", name=t("app.title" if stem == "home" else f"nav.{stem}", lang)).first.is_visible()
+        seen.append(summary.inner_text())
+    return seen
 
 
 def test_deep_link_as_first_request_runs_the_whole_app(browser):
@@ -139,4 +142,5 @@ def test_uploaded_html_is_shown_as_text_and_never_runs(page, server, tmp_path):
 def test_sidebar_choices_survive_navigation(page, server):
     page.goto(f"{server}/?lang=zh&corpus=english")
     wait_for_app(page)
-    _navigate_and_check_sidebar_kept(page, "zh")
+    summaries = _navigate_and_check_sidebar_kept(page, "zh")
+    assert len(summaries) == 4 and len(set(summaries)) == 1 and "词元" in summaries[0]
