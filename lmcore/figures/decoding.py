@@ -6,11 +6,12 @@ of its children.
 """
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
+
+from lmcore.figures.labels import plotly_text
 
 from lmcore.decoding.sweep import SweepPoint
 from lmcore.decoding.tree import FINISHED, KEPT, PRUNED, Hypothesis, SearchTree
@@ -92,7 +93,7 @@ def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[in
         xs, ys = _edges(tree, pos, nodes)
         fig.add_scatter(x=xs, y=ys, mode="lines", line=style, hoverinfo="skip",
                         name=t(f"decoding.fig.{role}", lang), meta={"role": role})
-    label = lambda i: "∅" if tree.token[i] is None else html.escape(vocab[tree.token[i]], quote=False)  # noqa: E731
+    label = lambda i: "∅" if tree.token[i] is None else plotly_text(vocab[tree.token[i]])  # noqa: E731
     markers = {KEPT: dict(symbol="circle", size=11, color=KEPT_COLOUR),
                PRUNED: dict(symbol="circle", size=7, color=PRUNED_COLOUR),
                FINISHED: dict(symbol="star", size=16, color="#ff7f0e")}
@@ -128,7 +129,7 @@ def beam_sweep_figure(points: Sequence[SweepPoint], optimum: Hypothesis | None,
     fig = go.Figure()
     fig.add_scatter(x=[p.beam_width for p in points], y=[value(p.best) for p in points],
                     mode="lines+markers", name=t("decoding.fig.found", lang),
-                    hovertext=[html.escape(" ".join(vocab[i] if vocab else str(i) for i in p.best.tokens), quote=False)
+                    hovertext=[plotly_text(" ".join(vocab[i] if vocab else str(i) for i in p.best.tokens))
                                for p in points],
                     meta={"role": "found"})
     if optimum is not None and points:

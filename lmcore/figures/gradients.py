@@ -6,10 +6,11 @@ Non-finite values never reach Plotly as numbers: overflow (inf/NaN) becomes a ga
 """
 from __future__ import annotations
 
-import html
 
 import numpy as np
 import plotly.graph_objects as go
+
+from lmcore.figures.labels import plotly_text
 
 from lmcore.i18n import t
 from lmcore.recurrent.cliff import LossSurface, Trajectory
@@ -17,11 +18,6 @@ from lmcore.recurrent.clip_run import TrainingLog
 from lmcore.recurrent.gradient_flow import SeedBand, regime, theory_line
 
 COLOURS = {"rnn": "#1f77b4", "lstm": "#d62728", "gru": "#2ca02c", "theory": "#555555"}
-
-
-def plain(text: str) -> str:
-    """A token as literal text for Plotly labels (which read <...> as markup): &, <, > escaped."""
-    return html.escape(text, quote=False)
 
 
 def _loggable(values: np.ndarray) -> list[float | None]:
@@ -137,7 +133,7 @@ def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target:
         top = logs.max() if logs.size else 0.0
         row = logs - top
         rows.append([float(v) if np.isfinite(v) else None for v in row] + [None] * (len(tokens) - len(row)))
-        text.append([plain(tok) for tok in tokens])
+        text.append([plotly_text(tok) for tok in tokens])
         custom.append([f"{v:.2e}" for v in values] + [""] * (len(tokens) - len(values)))
     fig = go.Figure(go.Heatmap(
         z=rows, x=list(range(len(tokens))), y=[m.upper() for m in norms], text=text, texttemplate="%{text}",
@@ -145,7 +141,7 @@ def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target:
         zmin=-6, zmax=0, colorbar=dict(title=t("gradients.fig.conn_colour", lang)), xgap=2, ygap=6,
     ))
     fig.update_layout(
-        title=t("gradients.fig.conn_title", lang, word=plain(target)),
+        title=t("gradients.fig.conn_title", lang, word=plotly_text(target)),
         xaxis=dict(title=t("gradients.fig.conn_axis", lang), tickvals=list(range(len(tokens))),
                    ticktext=[str(k + 1) for k in range(len(tokens))]),
         margin=dict(t=60, b=40), height=260,

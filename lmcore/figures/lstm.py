@@ -9,6 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from lmcore.figures.labels import plotly_text
+
 from lmcore.i18n import t
 
 GATE_SCALE = "Viridis"
@@ -17,7 +19,7 @@ SIGNED_SCALE = "RdBu_r"
 
 def _labels(symbols: Sequence[str]) -> list[str]:
     """Plotly renders a few HTML tags in labels: escape tokens such as ``<s>``; show spaces as ␣."""
-    return [html.escape("␣" if s == " " else s) for s in symbols]
+    return [plotly_text("␣" if s == " " else s) for s in symbols]
 
 
 def _token_axis(symbols: Sequence[str], max_ticks: int = 60) -> dict:

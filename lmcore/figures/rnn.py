@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from lmcore.figures.gradients import plain
+from lmcore.figures.labels import plotly_text
 from lmcore.i18n import t
 
 
 def _token_axis(tokens: list[str], title: str) -> dict:
     """Integer positions 1..T with the tokens as tick labels (repeated tokens stay separate)."""
     return dict(title=title, tickvals=list(range(1, len(tokens) + 1)),
-                ticktext=[plain(tok) for tok in tokens], tickangle=-45)
+                ticktext=[plotly_text(tok) for tok in tokens], tickangle=-45)
 
 
 def hidden_state_heatmap(h: np.ndarray, tokens: list[str], step: int | None = None,
@@ -76,7 +76,7 @@ def bptt_heatmap(norms: np.ndarray, tokens: list[str], window: int | None = None
                         name=t("rnn_bptt.fig.window", lang, w=window), hoverinfo="skip", showlegend=True)
     fig.update_layout(
         title=t("rnn_bptt.fig.bptt_title", lang),
-        xaxis=dict(title=t("rnn_bptt.fig.k_axis", lang), tickvals=steps, ticktext=[plain(s) for s in tokens]),
+        xaxis=dict(title=t("rnn_bptt.fig.k_axis", lang), tickvals=steps, ticktext=[plotly_text(s) for s in tokens]),
         yaxis=dict(title=t("rnn_bptt.fig.t_axis", lang), autorange="reversed", tickvals=steps),
         legend=dict(orientation="h", y=-0.25), margin=dict(t=60, b=40), height=520,
     )
@@ -120,7 +120,7 @@ def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str
     def bars(step: int) -> go.Bar:
         row = top[step - 1]
         return go.Bar(x=[p for _, p in row][::-1], y=list(range(1, len(row) + 1)), orientation="h",
-                      text=[plain(w) for w, _ in row][::-1], textposition="auto",
+                      text=[plotly_text(w) for w, _ in row][::-1], textposition="auto",
                       marker_color=["#d62728" if w == targets[step - 1] else "#1f77b4" for w, _ in row][::-1],
                       hovertemplate="%{text}: %{x:.4f}<extra></extra>")
 
@@ -138,7 +138,7 @@ def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str
             dict(label=str(s), method="animate", args=[[str(s)], animate]) for s in range(1, T + 1)])],
     )
     fig.update_xaxes(title_text=t("rnn_bptt.fig.input_axis", lang), tickvals=list(range(1, T + 1)),
-                     ticktext=[plain(w) for w in inputs], tickangle=-45, row=1, col=1)
+                     ticktext=[plotly_text(w) for w in inputs], tickangle=-45, row=1, col=1)
     fig.update_yaxes(title_text=t("rnn_bptt.fig.unit_axis", lang), row=1, col=1)
     fig.update_xaxes(title_text=t("rnn_bptt.fig.prob_axis", lang), range=[0, 1], row=1, col=2)
     fig.update_yaxes(showticklabels=False, range=[0.5, k + 0.5], row=1, col=2)

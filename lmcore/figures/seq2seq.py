@@ -1,10 +1,11 @@
 """Figures of the seq2seq page: the attention heatmap and the bottleneck curves vs source length."""
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
+
+from lmcore.figures.labels import plotly_text
 
 from lmcore.i18n import t
 from lmcore.seq2seq.evaluation import LengthResult
@@ -16,11 +17,11 @@ def attention_heatmap(weights: Sequence[Sequence[float]], source: Sequence[str],
                       target: Sequence[str], lang: str = "en") -> go.Figure:
     """α_tj: rows = queries (decoder step t, labelled by the token it predicts), columns = keys
     (source position j). Integer axes with tick labels, so repeated tokens keep their own cell."""
-    esc = lambda toks: [html.escape(tok, quote=False) for tok in toks]  # noqa: E731
+    esc = lambda toks: [plotly_text(tok) for tok in toks]  # noqa: E731
     fig = go.Figure(go.Heatmap(
         z=[list(row) for row in weights], x=list(range(len(source))), y=list(range(len(target))),
         colorscale="Blues", zmin=0, zmax=1, colorbar=dict(title="α"),
-        customdata=[[[html.escape(tgt, quote=False), html.escape(src, quote=False)] for src in source]
+        customdata=[[[plotly_text(tgt), plotly_text(src)] for src in source]
                     for tgt in target],
         hovertemplate=t("seq2seq.fig.heat_hover", lang) + "<extra></extra>",
     ))
