@@ -104,7 +104,7 @@ def gradient_path_figure(symbols: Sequence[str], forget_norm: np.ndarray, exact_
     fig.update_layout(
         title=t("lstm.fig.gradient_title", lang), height=420, margin=dict(t=60, b=80),
         xaxis=dict(title=t("lstm.fig.k", lang), **_token_axis(symbols)),
-        yaxis=dict(type="log", title=t("lstm.fig.gain", lang), exponentformat="power"),
+        yaxis=dict(type="log", dtick=1, title=t("lstm.fig.gain", lang), exponentformat="power"),
         legend=dict(orientation="h", y=-0.35),
     )
     return fig

@@ -84,8 +84,8 @@ def continuation_figure(words: Sequence[str], counts: np.ndarray, continuation: 
                     text=plotly_texts(words[i] for i in lab), textposition="top center", marker=dict(size=8, color="crimson"),
                     name=t("ngram.fig.cont.labelled", lang), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
     fig.update_layout(title=t("ngram.fig.cont.title", lang),
-                      xaxis=dict(type="log", title=t("ngram.fig.cont.x", lang)),
-                      yaxis=dict(type="log", title=t("ngram.fig.cont.y", lang)), margin=dict(t=60, b=40))
+                      xaxis=dict(type="log", dtick=1, title=t("ngram.fig.cont.x", lang)),
+                      yaxis=dict(type="log", dtick=1, title=t("ngram.fig.cont.y", lang)), margin=dict(t=60, b=40))
     return fig
 
 
@@ -125,7 +125,7 @@ def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     fig = go.Figure(go.Bar(x=x, y=p, marker_color=colors, hovertext=hover, hoverinfo="text",
                            text=[f"{v:.3g}" for v in p], textposition="outside"))
     fig.update_layout(title=t("chain_rule.fig.bars.title", lang),
-                      xaxis=dict(tickvals=x, ticktext=ticks), yaxis=dict(title="P(x_t | x_<t)", type="log"),
+                      xaxis=dict(tickvals=x, ticktext=ticks), yaxis=dict(title="P(x_t | x_<t)", type="log", dtick=1, exponentformat="power"),
                       margin=dict(t=60, b=40))
     return fig
 
