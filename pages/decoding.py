@@ -5,13 +5,15 @@ import pandas as pd
 import streamlit as st
 
 from lmcore.corpus.segmentation import tokenize
-from lmcore.decoding import (NgramScorer, beam_search, beam_width_sweep, exhaustive_optimum,
+from lmcore.decoding import (DistributionScorer, beam_search, beam_width_sweep, exhaustive_optimum,
                              greedy_decode, textbook_scorer)
 from lmcore.decoding.ngram_source import ngram_fitter
 from lmcore.figures.decoding import beam_sweep_figure, beam_tree_figure
 from lmcore.seq2seq.pretrained import pretrained, shipped_models
 from lmcore.seq2seq.scoring import decoder_scorer
 from lmcore.seq2seq.tasks import parse_source, target_of
+from lmcore.training.config import TrainConfig
+from lmcore.training.registry import shared_registry
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 
@@ -33,7 +35,9 @@ st.title(tr("nav.decoding"))
 st.markdown(tr("decoding.intro"))
 st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
-sources = ["textbook"] + (["ngram"] if ngram_fitter() else []) + (["seq2seq"] if shipped_models() else [])
+neural_lm = shared_registry().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
+sources = (["textbook"] + (["ngram"] if ngram_fitter() else []) + (["neural"] if neural_lm else [])
+           + (["seq2seq"] if shipped_models() else []))
 wanted = query_param("src", "textbook")
 source = st.radio(tr("decoding.source"), sources, format_func=labeller("decoding.source"),
                   index=sources.index(wanted) if wanted in sources else 0,
@@ -43,7 +47,7 @@ if wanted == "ngram" and "ngram" not in sources:
 
 c1, c2, c3, c4 = st.columns(4)
 k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2), key="decoding_k")
-default_len = {"textbook": 4, "ngram": 10}.get(source, 12)
+default_len = {"textbook": 4, "ngram": 10, "neural": 10}.get(source, 12)
 max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len), key=f"decoding_L_{source}")
 alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7), 0.1, key="decoding_alpha")
 shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2), key="decoding_pruned")
@@ -52,19 +56,25 @@ set_query_params(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
 if source == "textbook":
     st.info(tr("decoding.textbook_note"))
     score, per_parent = textbook_scorer(), None
-elif source == "ngram":
+elif source in ("ngram", "neural"):
     corpus = current_corpus()
-    order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3), key="decoding_order")
+    if source == "ngram":
+        order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3), key="decoding_order")
+        set_query_params(n=order)
+    else:
+        st.caption(tr("decoding.neural_note", steps=neural_lm.steps_done, hidden=neural_lm.config.hidden_size))
     prompt = st.text_input(tr("decoding.prompt"), query_param("prompt", ""), help=tr("decoding.prompt_help"),
                            key="decoding_prompt", max_chars=200)
-    set_query_params(n=order, prompt=prompt)
-    try:
-        model = _ngram_model(corpus.key, order, corpus.mapped("train"))
-        words = corpus.vocab.map(tokenize(prompt, corpus.settings.tokenizer, corpus.settings.lowercase))
-        score = NgramScorer(model, prompt=words)
-    except Exception as error:  # noqa: BLE001 - the other module may still be changing
-        st.error(tr("decoding.ngram_failed", error=type(error).__name__))
-        st.stop()
+    set_query_params(prompt=prompt)
+    words = corpus.vocab.map(tokenize(prompt, corpus.settings.tokenizer, corpus.settings.lowercase))
+    if source == "neural":
+        score = DistributionScorer(neural_lm, prompt=words)
+    else:
+        try:
+            score = DistributionScorer(_ngram_model(corpus.key, order, corpus.mapped("train")), prompt=words)
+        except Exception as error:  # noqa: BLE001 - the other module may still be changing
+            st.error(tr("decoding.ngram_failed", error=type(error).__name__))
+            st.stop()
     per_parent = shown
 else:
     tasks = sorted({task for task, _ in shipped_models()})

@@ -55,3 +55,27 @@ def test_decoding_page_on_the_seq2seq_decoder():
     assert at.dataframe[0].value.iloc[0, 1] == "1 2 0 4 </s>"  # the shipped reverse model gets it right
     at.text_input(key="decoding_s2s_source").input("12x").run()
     assert errors(at) == [] and at.error
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_neural_lm_decodes_a_prompt_with_its_own_chain_rule_scores(lang):
+    """The n-best list's log P(y) is the LSTM's own Σ log P(y_t | <s> prompt y_<t)."""
+    import math
+
+    from lmcore.i18n import t
+    from lmcore.training.config import TrainConfig
+    from lmcore.training.registry import shared_registry
+
+    at = run_page("decoding", lang)
+    at.radio(key="decoding_source").set_value("neural").run()
+    at.text_input(key="decoding_prompt").set_value("the river").run()
+    assert errors(at) == []
+    lm = shared_registry().pick(at.session_state["corpus"].key, "lstm", "word", defaults=[TrainConfig()])
+    table = at.dataframe[0].value
+    top = table.iloc[0]
+    output = top[t("decoding.col.output", lang)].split()
+    context, logp = ["<s>", "the", "river"], 0.0
+    for token in output:
+        logp += math.log(lm.distribution(context)[lm.vocab.index(token)])
+        context.append(token)
+    assert top[t("decoding.col.logprob", lang)] == pytest.approx(logp, abs=1e-3)

@@ -36,6 +36,13 @@ STRINGS = {
     "decoding.source": ("Model", "模型"),
     "decoding.source.textbook": ("Textbook example (greedy is not optimal)", "教科书示例（贪心并非最优）"),
     "decoding.source.ngram": ("N-gram model on the current corpus", "当前语料上的 N 元模型"),
+    "decoding.source.neural": ("Neural LM (word LSTM of the LSTM page)", "神经语言模型（LSTM 页面的词级 LSTM）"),
+    "decoding.neural_note": (
+        "The word-level LSTM trained on this corpus ({hidden} hidden units, {steps} steps): shipped for the built-in "
+        "corpora, or the one you trained on the LSTM page. Its vocabulary is large, so the sweep has no exhaustive optimum.",
+        "在本语料上训练的词级 LSTM（{hidden} 个隐藏单元，{steps} 步）：内置语料随应用提供，或使用你在 LSTM 页面训练的模型。"
+        "它的词表很大，所以宽度扫描没有穷举最优解。",
+    ),
     "decoding.source.seq2seq": ("Seq2seq decoder (shipped model with attention)", "Seq2seq 解码器（随应用提供的注意力模型）"),
     "decoding.seq2seq_task": ("Task of the seq2seq model", "Seq2seq 模型的任务"),
     "decoding.seq2seq_source": ("Source x (1 to 8 digits)", "源序列 x（1 到 8 个数字）"),
