@@ -94,3 +94,8 @@ def test_page_runs_on_the_chinese_and_synthetic_samples(stem):
     for corpus in ("chinese", "synthetic"):
         at = run_page(stem, "zh", query={"corpus": corpus})
         assert errors(at) == [], corpus
+
+
+def test_home_names_the_built_in_corpus_in_the_chosen_language():
+    at = run_page("home", "zh", query={"corpus": "synthetic"})
+    assert t("sidebar.sample.synthetic", "zh") in at.info[0].value

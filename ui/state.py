@@ -34,6 +34,12 @@ def current_corpus() -> Corpus:
     return st.session_state["corpus"]
 
 
+def corpus_label(corpus: Corpus) -> str:
+    """The corpus's name for people: a built-in sample's translated title, or the uploaded file's name."""
+    sample = corpus.name.split(" ")[0]
+    return tr(f"sidebar.sample.{sample}") if sample in ("english", "chinese", "synthetic") else corpus.name
+
+
 def query_param(name: str, default: T) -> T:
     """``st.query_params[name]`` cast to the type of ``default``; ``default`` if absent or malformed."""
     raw = st.query_params.get(name)
