@@ -6,26 +6,17 @@ import streamlit as st
 from lmcore.corpus.segmentation import tokenize
 from lmcore.figures.ngram import (chain_rule_bars, cumulative_logprob_figure, running_perplexity_figure,
                                   uniform_die_figure)
-from lmcore.lm_protocol import NextTokenModel, perplexity_of
-from lmcore.ngram import METHODS, NgramModel, count_ngrams
+from lmcore.lm_protocol import perplexity_of
+from lmcore.ngram import METHODS
 from lmcore.ngram.explain import zero_reasons
 from lmcore.ngram.latex import chain_product_latex, perplexity_latex
 from lmcore.training.config import TrainConfig
 from lmcore.training.registry import shared_registry
+from ui.models import ngram_model
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_FACTORS = 12
 PER_LINE = 4
-
-
-@st.cache_resource(show_spinner=False, max_entries=8)
-def counts_for(key: str, _train):
-    return count_ngrams(_train, 6)
-
-
-@st.cache_resource(show_spinner=False, max_entries=64)
-def ngram_model(key: str, order: int, method: str, _counts) -> NextTokenModel:
-    return NgramModel(_counts, order, method)
 
 
 corpus = current_corpus()
@@ -62,7 +53,7 @@ set_query_params(method=method, n=order)
 if method in neural:
     model, span = neural[method], None
 else:
-    model, span = ngram_model(corpus.key, order, method, counts_for(corpus.key, train)), order - 1
+    model, span = ngram_model(corpus, order, method), order - 1
 
 mode = st.radio(tr("chain_rule.sentence_mode"), ["pick", "type"], horizontal=True,
                 format_func=labeller("chain_rule.sentence_mode"), key="chain_mode")

@@ -7,19 +7,14 @@ import streamlit as st
 from lmcore.corpus.segmentation import tokenize
 from lmcore.decoding import (DistributionScorer, beam_search, beam_width_sweep, exhaustive_optimum,
                              greedy_decode, textbook_scorer)
-from lmcore.decoding.ngram_source import ngram_fitter
 from lmcore.figures.decoding import beam_sweep_figure, beam_tree_figure
 from lmcore.seq2seq.pretrained import pretrained, shipped_models
 from lmcore.seq2seq.scoring import decoder_scorer
 from lmcore.seq2seq.tasks import parse_source, target_of
 from lmcore.training.config import TrainConfig
 from lmcore.training.registry import shared_registry
+from ui.models import ngram_model
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
-
-
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _ngram_model(corpus_key: str, order: int, _sentences):
-    return ngram_fitter()(_sentences, order)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -36,14 +31,12 @@ st.markdown(tr("decoding.intro"))
 st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
 neural_lm = shared_registry().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
-sources = (["textbook"] + (["ngram"] if ngram_fitter() else []) + (["neural"] if neural_lm else [])
+sources = (["textbook", "ngram"] + (["neural"] if neural_lm else [])
            + (["seq2seq"] if shipped_models() else []))
 wanted = query_param("src", "textbook")
 source = st.radio(tr("decoding.source"), sources, format_func=labeller("decoding.source"),
                   index=sources.index(wanted) if wanted in sources else 0,
                   horizontal=True, key="decoding_source")
-if wanted == "ngram" and "ngram" not in sources:
-    st.info(tr("decoding.ngram_missing"))
 
 c1, c2, c3, c4 = st.columns(4)
 k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2), key="decoding_k")
@@ -70,11 +63,7 @@ elif source in ("ngram", "neural"):
     if source == "neural":
         score = DistributionScorer(neural_lm, prompt=words)
     else:
-        try:
-            score = DistributionScorer(_ngram_model(corpus.key, order, corpus.mapped("train")), prompt=words)
-        except Exception as error:  # noqa: BLE001 - the other module may still be changing
-            st.error(tr("decoding.ngram_failed", error=type(error).__name__))
-            st.stop()
+        score = DistributionScorer(ngram_model(corpus, order), prompt=words)
     per_parent = shown
 else:
     tasks = sorted({task for task, _ in shipped_models()})

@@ -28,12 +28,6 @@ def panels(spec: CellSpec, T: int, input_scale: float):
     return rnn_panels(spec, T, input_scale), lstm_panel(spec, min(T, 200), input_scale)
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
-def mapped_split(key: str, split: str, _corpus) -> list:
-    """``corpus.mapped(split)`` once per corpus (it costs ~0.1 s; shared, never mutated)."""
-    return _corpus.mapped(split)
-
-
 @st.cache_resource(show_spinner=False, max_entries=4)
 def corpus_models(key: str, _sentences: list) -> dict:
     return {cell: trained_corpus_lm(_sentences, cell, steps=150)[0] for cell in ("rnn", "lstm")}
@@ -128,7 +122,7 @@ st.plotly_chart(figs.forget_gate_figure(lstm_approx, lang=lang()), width="stretc
 # ---------------------------------------------------------------- connectivity
 st.header(tr("gradients.conn.header"))
 st.caption(tr("gradients.conn.caption"))
-train = mapped_split(corpus.key, "train", corpus)
+train = corpus.mapped("train")
 candidates = [s for s in train if 8 <= len(s) <= 40]
 if not enough_text(train):
     st.warning(tr("gradients.too_small"))

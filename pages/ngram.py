@@ -8,25 +8,16 @@ import streamlit as st
 from lmcore.corpus.segmentation import tokenize
 from lmcore.figures.ngram import (continuation_figure, method_label, next_word_figure, perplexity_heatmap,
                                   sparsity_figure, unseen_mass_figure)
-from lmcore.ngram import METHODS, NgramModel, count_ngrams
+from lmcore.ngram import METHODS
 from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
 from lmcore.ngram.arpa import arpa_lines
 from lmcore.ngram.compare import frequent_contexts, next_word_table, table_frame
 from lmcore.ngram.explain import kn_terms
 from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
+from ui.models import ngram_counts, ngram_model
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
-@st.cache_resource(show_spinner=False, max_entries=8)
-def counts_for(key: str, _train):
-    return count_ngrams(_train, 6)
-
-
-@st.cache_resource(show_spinner=False, max_entries=64)
-def model_for(key: str, order: int, method: str, delta: float, d: float, _counts):
-    return NgramModel(_counts, order, method, delta=delta, discount=d)
-
-
 @st.cache_data(show_spinner=False, max_entries=16)
 def grid_for(key: str, delta: float, d: float, _counts, _valid):
     return perplexity_grid(_counts, _valid, GRID_ORDERS, list(METHODS), delta, d)
@@ -50,7 +41,7 @@ if not train:
     st.error(tr("ngram.error.empty"))
     st.stop()
 with st.spinner(tr("ngram.fitting")):
-    counts = counts_for(corpus.key, train)
+    counts = ngram_counts(corpus)
 
 c1, c2, c3 = st.columns(3)
 order = c1.slider(tr("ngram.order"), 1, 6, min(max(query_param("n", 3), 1), 6), key="ngram_order")
@@ -58,7 +49,7 @@ delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0), 0.01,
 d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75), 0.05, key="ngram_d")
 set_query_params(n=order, delta=delta, d=d)
 with st.spinner(tr("ngram.fitting")):
-    models = {m: model_for(corpus.key, order, m, delta, d, counts) for m in METHODS}
+    models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
 
 context: list[str] = []
 if order == 1:

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import torch
 
-from lmcore.decoding import NgramScorer, RecurrentScorer, beam_search, greedy_decode
+from lmcore.decoding import DistributionScorer, RecurrentScorer, beam_search, greedy_decode
 
 
 class _DictBigram:
@@ -24,25 +24,22 @@ class _ArrayUnigram:
 
 
 def test_ngram_scorer_reads_mappings_and_vectors():
-    bigram = NgramScorer(_DictBigram())
+    bigram = DistributionScorer(_DictBigram())
     assert bigram.end_id == 3
     rows = np.exp(bigram([(), (1,), (1, 2)]))
     assert rows.sum(axis=1) == pytest.approx(1.0)
     assert rows[1, 2] == pytest.approx(0.6)
     assert greedy_decode(bigram, 5, bigram.end_id).tokens == (1, 2, 1, 2, 1)
-    unigram = NgramScorer(_ArrayUnigram(), prompt=["x"])
+    unigram = DistributionScorer(_ArrayUnigram(), prompt=["x"])
     assert np.exp(unigram([(1, 1)]))[0] == pytest.approx([0.1, 0.6, 0.3])
 
 
 def test_ngram_scorer_on_the_real_ngram_module():
-    from lmcore.decoding.ngram_source import ngram_fitter
+    from lmcore.ngram import NgramModel
 
-    fit = ngram_fitter()
-    if fit is None:
-        pytest.skip("lmcore.ngram has no model entry point yet")
     train = [["a", "b", "c"], ["a", "b", "d"], ["b", "a"]] * 3
-    model = fit(train, 2)
-    scorer = NgramScorer(model, prompt=["a"])
+    model = NgramModel.fit(train, 2)
+    scorer = DistributionScorer(model, prompt=["a"])
     rows = np.exp(scorer([(), (scorer.index["b"],)]))
     assert rows.sum(axis=1) == pytest.approx(1.0)
     assert rows[0] == pytest.approx(np.asarray(model.distribution(["<s>", "a"]), dtype=float))

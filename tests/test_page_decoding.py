@@ -35,10 +35,6 @@ def test_decoding_page_beam_width_one_is_greedy():
 
 
 def test_decoding_page_on_the_ngram_model_with_a_prompt():
-    from lmcore.decoding.ngram_source import ngram_fitter
-
-    if ngram_fitter() is None:
-        pytest.skip("lmcore.ngram not available")
     at = run_page("decoding", "zh", query={"src": "ngram", "k": "3", "L": "6", "prompt": "the"})
     assert errors(at) == [] and not at.error
     assert at.radio(key="decoding_source").value == "ngram"

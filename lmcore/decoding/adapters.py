@@ -1,6 +1,6 @@
 """Thin adapters turning language models into scorers ``score(prefixes) -> (n × |V|) log-probs``.
 
-* :class:`DistributionScorer` (alias :class:`NgramScorer`) wraps any model with
+* :class:`DistributionScorer` wraps any model with
   ``distribution(context)`` over ``model.vocab`` (``lmcore.lm_protocol.NextTokenModel``: the n-gram
   LMs of :mod:`lmcore.ngram`, the trained ``lmcore.training.NeuralLM``); it accepts a distribution
   returned as a mapping token -> probability or as a vector aligned with the vocabulary.
@@ -67,8 +67,6 @@ class DistributionScorer:
         with np.errstate(divide="ignore"):
             return np.log(np.stack([self.probs(tuple(p)) for p in prefixes]))
 
-
-NgramScorer = DistributionScorer
 
 
 State = Any  # a tensor or a tuple of tensors, batch along ``batch_dim``

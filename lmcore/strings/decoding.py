@@ -50,11 +50,6 @@ STRINGS = {
                              "请输入 1 到 8 个数字（0-9；中文数字任务不能以 0 开头）。"),
     "decoding.seq2seq_note": ("The search looks for argmax_y P(y | x) under the decoder; the correct answer is {target}.",
                               "搜索的是解码器下的 argmax_y P(y | x)；正确答案是 {target}。"),
-    "decoding.ngram_missing": (
-        "The n-gram model is not available yet; showing the textbook example.",
-        "N 元模型暂不可用；显示教科书示例。",
-    ),
-    "decoding.ngram_failed": ("Could not build the n-gram model: {error}", "无法构建 N 元模型：{error}"),
     "decoding.order": ("n-gram order n", "N 元阶数 n"),
     "decoding.prompt": ("Your prompt (the search continues it)", "你的提示（搜索将续写它）"),
     "decoding.prompt_help": (
