@@ -79,3 +79,16 @@ def test_comparison_figure_writes_infinity_and_draws_the_floor():
     fig = comparison_figure(["mle", "kn", "lstm"], [math.inf, 10.0, 8.0], ["ngram", "ngram", "neural"], floor=7.5)
     assert list(fig.data[0].text) == ["∞", "10.00", "8.00"]
     assert fig.layout.shapes[0].y0 == 7.5
+
+
+def test_comparison_ngram_rows_equal_models_fitted_at_their_own_order():
+    """The comparison counts once at the highest order; each row must equal a model fitted alone."""
+    from lmcore.ngram import NgramModel
+    from lmcore.samples import load_sample
+    from lmcore.training.comparison import NGRAM_ROWS, comparison_rows
+
+    corpus = load_sample("synthetic", n_sentences=400)
+    rows = comparison_rows(corpus, {}, "valid")
+    for row, (_, order, method) in zip(rows, NGRAM_ROWS):
+        alone = NgramModel.fit(corpus.mapped("train"), order, method).perplexity(corpus.mapped("valid")).ppl
+        assert row.ppl == pytest.approx(alone, rel=1e-12)

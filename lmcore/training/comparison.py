@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from lmcore.ngram import NgramModel
+from lmcore.ngram import NgramCounts, NgramModel, count_ngrams
 from lmcore.training.evaluate import score_sentences
 from lmcore.training.neural_lm import NeuralLM
 
@@ -34,10 +34,9 @@ class Row:
     ppl: float
 
 
-def ngram_perplexity(corpus, order: int, method: str, split: str) -> float:
-    """PPL of an n-gram model fitted on the unk-mapped training split (inf if a token has P = 0)."""
-    model = NgramModel.fit(corpus.mapped("train"), order, method)
-    return float(model.perplexity(corpus.mapped(split)).ppl)
+def ngram_perplexity(counts: NgramCounts, corpus, order: int, method: str, split: str) -> float:
+    """PPL of an n-gram model on the unk-mapped training counts (inf if a token has P = 0)."""
+    return float(NgramModel(counts, order, method).perplexity(corpus.mapped(split)).ppl)
 
 
 def neural_perplexity(lm: NeuralLM, corpus, split: str) -> float:
@@ -48,7 +47,8 @@ def neural_perplexity(lm: NeuralLM, corpus, split: str) -> float:
 def comparison_rows(corpus, neural: Mapping[str, NeuralLM], split: str = "test",
                     ngram_rows: tuple[tuple[str, int, str], ...] = NGRAM_ROWS) -> list[Row]:
     """n-gram rows then one row per neural model, all on the same ``split``."""
-    rows = [Row(name, "ngram", split, ngram_perplexity(corpus, order, method, split))
+    counts = count_ngrams(corpus.mapped("train"), max(order for _, order, _ in ngram_rows))  # counted once
+    rows = [Row(name, "ngram", split, ngram_perplexity(counts, corpus, order, method, split))
             for name, order, method in ngram_rows]
     rows += [Row(name, "neural", split, neural_perplexity(lm, corpus, split)) for name, lm in neural.items()]
     return rows
