@@ -99,16 +99,15 @@ def path_text(scores: TokenLogProbs, i: int, lang: str = "en") -> str:
     found, used, avail = (int(scores.found_order[i]), int(scores.context_order[i]), int(scores.available_order[i]))
     if used == 0:
         parts.append(t("chain_rule.path.uniform", lang, avail=avail))
-    elif used < avail:
-        parts.append(t("chain_rule.path.context_unseen", lang, avail=avail, used=used))
-    if used == 0:
-        pass
-    elif found == used and found > 0:
-        parts.append(t("chain_rule.path.found", lang, n=found))
-    elif found > 0:
-        parts.append(t("chain_rule.path.backoff", lang, used=used, found=found))
     else:
-        parts.append(t("chain_rule.path.none", lang))
+        if used < avail:
+            parts.append(t("chain_rule.path.context_unseen", lang, avail=avail, used=used))
+        if found == used:
+            parts.append(t("chain_rule.path.found", lang, n=found))
+        elif found > 0:
+            parts.append(t("chain_rule.path.backoff", lang, used=used, found=found))
+        else:
+            parts.append(t("chain_rule.path.none", lang))
     return " · ".join(parts)
 
 
@@ -148,7 +147,7 @@ def running_perplexity_figure(scores: TokenLogProbs, lang: str = "en") -> go.Fig
         run = np.exp(-np.cumsum(scores.logprobs) / np.arange(1, len(x) + 1))
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(run), run, None), mode="lines+markers"))
     fig.update_layout(title=t("chain_rule.fig.run.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
-                      yaxis=dict(title="PPL", type="log"), margin=dict(t=60, b=40))
+                      yaxis=dict(title="PPL", type="log", dtick="D2"), margin=dict(t=60, b=40))
     return fig
 
 

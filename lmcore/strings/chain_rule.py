@@ -34,7 +34,7 @@ STRINGS = {
     "chain_rule.path.backoff": ("{used}-gram unseen → backed off to {found}-gram", "{used} 元组未见 → 回退到 {found} 元"),
     "chain_rule.path.none": ("(h, w) unseen → smoothing mass only (0 for MLE)", "(h, w) 未见 → 仅有平滑分得的概率（MLE 为 0）"),
     "chain_rule.path.uniform": ("{avail}-gram context unseen → uniform 1/|V|", "{avail} 元上下文未见 → 均匀分布 1/|V|"),
-    "chain_rule.fig.bars.title": ("P(x_t | x_<t) per token (hover: which order produced it)", "每个词的 P(x_t | x_<t)（悬停：由哪一阶产生）"),
+    "chain_rule.fig.bars.title": ("P(x_t | x_<t) per token (hover: how the model produced it)", "每个词的 P(x_t | x_<t)（悬停：模型如何得到它）"),
     "chain_rule.fig.cum.title": ("Cumulative log-probability", "累积对数概率"),
     "chain_rule.fig.cum.y": ("Σ ln P(x_s | x_<s)", "Σ ln P(x_s | x_<s)"),
     "chain_rule.fig.run.title": ("Running perplexity", "累积困惑度"),
