@@ -1,10 +1,23 @@
 """LM Lab: the entry point. Builds the shared sidebar and the navigation; each page is a file in pages/."""
+import os
+
 import streamlit as st
 
 from ui.navigation import PAGES
 from ui.sidebar import render_sidebar
 from ui.state import tr
 
+
+@st.cache_resource(show_spinner=False)
+def configure_process() -> None:
+    """Once per server process, before any page computes: torch runs each small model on one thread
+    (runs go in parallel on the job scheduler's workers instead); no run changes it later."""
+    import torch
+
+    torch.set_num_threads(max(1, int(os.environ.get("LMLAB_TORCH_THREADS", "1"))))
+
+
+configure_process()
 st.set_page_config(page_title="LM Lab", page_icon="🔤", layout="wide")
 render_sidebar()
 sections: dict[str, list] = {}

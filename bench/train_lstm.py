@@ -80,7 +80,7 @@ def ours(corpus, config: TrainConfig) -> tuple[int, float]:
 def main() -> None:
     torch.set_num_threads(1)
     corpus = load_sample("english")
-    config = TrainConfig(steps=STEPS + 1, eval_every=10 ** 9, report_every=STEPS, threads=1)
+    config = TrainConfig(steps=STEPS + 1, eval_every=10 ** 9, report_every=STEPS)
     table = build_table("word", corpus.vocab.itos, corpus.mapped("train"))
     gen = torch.Generator().manual_seed(0)
     encoded = [table.encode(s) for s in corpus.mapped("train")]

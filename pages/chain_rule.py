@@ -11,8 +11,7 @@ from lmcore.ngram import METHODS
 from lmcore.ngram.explain import zero_reasons
 from lmcore.ngram.latex import chain_product_latex, perplexity_latex
 from lmcore.training.config import TrainConfig
-from lmcore.training.registry import shared_registry
-from ui.models import ngram_model
+from ui.models import ngram_model, session_models
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_FACTORS = 12
@@ -29,11 +28,11 @@ if not train:
 
 # Any NextTokenModel can be scored here: the n-gram methods, and the neural LMs trained on the
 # LSTM page for this corpus (or shipped with the app for the built-in corpora).
-neural = {f"neural-{i}": lm for i, lm in enumerate(shared_registry().for_corpus(corpus.key, [TrainConfig()]))}
+neural = {f"neural-{i}": lm for i, lm in enumerate(session_models().for_corpus(corpus.key, [TrainConfig()]))}
 method_label = labeller("ngram.method")
 neural_labels = {
     choice: tr("chain_rule.neural", cell=lm.config.cell.upper(), level=lm.config.level, steps=lm.steps_done,
-               origin=tr("chain_rule.neural.shipped" if shared_registry().is_shipped(lm) else "chain_rule.neural.trained"))
+               origin=tr("chain_rule.neural.shipped" if session_models().is_shipped(lm) else "chain_rule.neural.trained"))
     for choice, lm in neural.items()
 }
 

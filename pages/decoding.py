@@ -12,8 +12,7 @@ from lmcore.seq2seq.pretrained import pretrained, shipped_models
 from lmcore.seq2seq.scoring import decoder_scorer
 from lmcore.seq2seq.tasks import parse_source, target_of
 from lmcore.training.config import TrainConfig
-from lmcore.training.registry import shared_registry
-from ui.models import ngram_model
+from ui.models import ngram_model, session_models
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 
@@ -30,7 +29,7 @@ st.title(tr("nav.decoding"))
 st.markdown(tr("decoding.intro"))
 st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
-neural_lm = shared_registry().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
+neural_lm = session_models().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
 sources = (["textbook", "ngram"] + (["neural"] if neural_lm else [])
            + (["seq2seq"] if shipped_models() else []))
 wanted = query_param("src", "textbook")

@@ -1,12 +1,9 @@
 """LSTM gates & memory: train RNN/LSTM/GRU language models on the corpus, look at the LSTM's gates and
 cell state on a passage, follow the gradient along the cell, edit one token, compare every model."""
 
-import threading
-
 import numpy as np
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 
 from lmcore.corpus import tokenize
 from lmcore.figures.lstm import (
@@ -17,10 +14,10 @@ from lmcore.training.comparison import comparison_rows, perplexity_floor
 from lmcore.training.config import CELLS, LEVELS, TrainConfig
 from lmcore.training.counterfactual import counterfactual
 from lmcore.training.gradient_path import lstm_gradient_path
-from lmcore.training.loop import train_sentences
 from lmcore.training.lstm_trace import SIGNALS, trace_passage, unit_order
-from lmcore.training.registry import shared_registry
-from lmcore.training.threads import torch_threads
+from ui.jobs import job_status
+from ui.models import session_models
+from ui.training import start_lm_training
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_SYMBOLS = 80
@@ -29,18 +26,22 @@ DEFAULT = TrainConfig()
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def gradient_path(model_id: str, rnn_id: str, symbols: tuple, shift: float, _lm, _rnn):
-    with torch_threads(1):
-        return lstm_gradient_path(_lm, list(symbols), shift, _rnn)
+    return lstm_gradient_path(_lm, list(symbols), shift, _rnn)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def comparison(corpus_key: str, model_ids: tuple, split: str, _corpus, _models: dict):
-    with torch_threads(1):
-        return [r.__dict__ for r in comparison_rows(_corpus, _models, split)]
+    return [r.__dict__ for r in comparison_rows(_corpus, _models, split)]
 
 
 def model_id(lm) -> str:
     return "" if lm is None else f"{lm.corpus_key}:{lm.config.key()}:{id(lm)}"
+
+
+def progress_text(job) -> str:
+    p = job.status
+    valid = "–" if p.valid_token_ppl is None else f"{p.valid_token_ppl:.1f}"
+    return tr("lstm.train.progress", step=p.step, total=p.total_steps, train=p.train_ppl, valid=valid, seconds=p.elapsed)
 
 
 def curve(history, floor):
@@ -50,9 +51,7 @@ def curve(history, floor):
 
 
 corpus = current_corpus()
-models = shared_registry()  # trained models shared by every session and page (read-only once trained)
-if "lstm_training" in st.session_state:  # a click stops a training run, but with Streamlit's fast reruns
-    st.session_state["lstm_training"].wait(timeout=60)  # this run starts at once: let it store its model
+models = session_models()  # this browser's trained models, and the shipped ones
 floor = perplexity_floor(corpus)
 st.title(tr("nav.lstm"))
 st.caption(tr("lstm.caption"))
@@ -75,38 +74,11 @@ with st.expander(tr("lstm.train.header"), expanded=models.pick(corpus.key, "lstm
     config = DEFAULT.with_(cell=cell, level=level, hidden_size=hidden, steps=steps, lr=lr, clip=clip,
                           dropout=dropout, seed=seed)
     st.caption(tr("lstm.train.note", bptt=config.bptt))
-    b = st.columns([1, 1, 4])
-    start = b[0].button(tr("lstm.train.button"), type="primary", key="lstm_train")
-    b[1].button(tr("lstm.train.stop"), key="lstm_stop")  # a click interrupts the run: see on_progress
-    if start:
-        bar, chart, seen, interrupted = st.progress(0.0), st.empty(), [], []
-
-        def on_progress(p):
-            seen.append(p)
-            valid = "–" if p.valid_token_ppl is None else f"{p.valid_token_ppl:.1f}"
-            try:  # any widget click makes Streamlit raise here: end training cleanly, rerun afterwards
-                bar.progress(1.0 if p.done else p.fraction,
-                             text=tr("lstm.train.progress", step=p.step, total=p.total_steps, train=p.train_ppl,
-                                     valid=valid, seconds=p.elapsed))
-                if p.valid_token_ppl is not None or p.done:
-                    chart.plotly_chart(curve(seen, floor), width="stretch", key=f"lstm_live_{len(seen)}")
-            except (RerunException, StopException) as exc:  # Streamlit's way to interrupt a running script
-                interrupted.append(exc)
-                return "stop"
-            return None
-
-        finished = st.session_state["lstm_training"] = threading.Event()
-        try:
-            trained = train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos, config,
-                                      on_progress, corpus.key)
-            models.put(trained)
-        finally:
-            finished.set()
-        if interrupted:  # let Streamlit go on: our Stop (a rerun) then shows the stored model
-            raise interrupted[0]
-        st.success(tr("lstm.train.done", seconds=trained.history[-1].elapsed, ppl=trained.valid_ppl))
-        if trained.stopped:
-            st.info(tr("lstm.train.stopped_msg", step=trained.steps_done))
+    if st.button(tr("lstm.train.button"), type="primary", key="lstm_train"):
+        start_lm_training(corpus, [config])
+    job = job_status("lstm", describe=progress_text)
+    if job is not None and job.state == "done" and job.result:
+        st.success(tr("lstm.train.done", seconds=job.elapsed, ppl=job.result[-1].valid_ppl or float("nan")))
     current = models.get(corpus.key, config)
     if current is not None:
         if current.stopped:
@@ -219,13 +191,7 @@ rows = comparison(corpus.key, tuple(model_id(m) for m in level_models.values()),
 if missing:
     st.caption(tr("lstm.cmp.missing", cells=", ".join(missing)))
     if st.button(tr("lstm.cmp.train_missing", cells=", ".join(missing)), key="lstm_cmp_train"):
-        bar = st.progress(0.0)
-        for n, name in enumerate(missing):
-            def report(p, n=n, name=name):
-                bar.progress((n + p.fraction) / len(missing), text=f"{name}: {p.step}/{p.total_steps}")
-
-            models.put(train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos,
-                                       DEFAULT.with_(cell=name.lower(), level=lstm.config.level), report, corpus.key))
+        start_lm_training(corpus, [DEFAULT.with_(cell=name.lower(), level=lstm.config.level) for name in missing])
         st.rerun()
 if floor is not None:
     st.caption(tr("lstm.cmp.floor", ppl=floor))

@@ -1,6 +1,5 @@
 """Conditional LMs & the bottleneck: an LSTM encoder-decoder with and without attention."""
 import math
-import time
 
 import numpy as np
 import pandas as pd
@@ -10,28 +9,31 @@ from lmcore.decoding import beam_search
 from lmcore.figures.seq2seq import attention_heatmap, length_curves
 from lmcore.seq2seq.attention import ATTENTIONS
 from lmcore.seq2seq.evaluation import evaluate_by_length, greedy_outputs
-from lmcore.seq2seq.model import Seq2SeqConfig
 from lmcore.seq2seq.pretrained import DEFAULT_TASK, pretrained
 from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factorise
 from lmcore.seq2seq.tasks import MAX_SOURCE_LEN, TASKS, parse_source, sample_pairs, target_of
-from lmcore.seq2seq.training import TrainConfig, train
+from lmcore.seq2seq.training import TrainConfig
 from lmcore.seq2seq.vocab import EOS_ID, decode
+from ui.jobs import job_status, owner_id
+from ui.training import seq2seq_store, start_seq2seq_training
 from ui.state import labeller, lang, query_param, set_query_params, tr
 
 N_EVAL = 200
 
 
 @st.cache_resource(show_spinner=False)
-def _registry() -> dict:
-    """(task, attention) -> (model, TrainConfig, shipped): shared by all sessions."""
-    return {}
+def _shipped(task: str, variant: str):
+    """The shipped model (read-only, shared by every session), or None."""
+    return pretrained(task, variant)
 
 
 def _model(task: str, variant: str):
-    registry = _registry()
-    if (task, variant) not in registry and (found := pretrained(task, variant)):
-        registry[(task, variant)] = (*found, True)
-    return registry.get((task, variant))
+    """(model, TrainConfig, shipped): this browser's own trained model, else the shipped one."""
+    trained = seq2seq_store().get((owner_id(), task, variant))
+    if trained is not None:
+        return (*trained, False)
+    found = _shipped(task, variant)
+    return (*found, True) if found else None
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -80,15 +82,11 @@ with st.expander(tr("seq2seq.train_header"), expanded=not models):
                         key=f"seq2seq_train_len_{task}")
     steps = c3.slider(tr("seq2seq.train_steps"), 200, 3000, 1200, 100, key="seq2seq_train_steps")
     if st.button(tr("seq2seq.train_button"), key="seq2seq_train"):
-        bar = st.progress(0.0)
-        def report(p):
-            bar.progress(p.fraction, tr("seq2seq.training", step=p.step, total=p.total_steps, loss=p.train_loss))
-
-        recipe = TrainConfig(task, 2, longest, steps=steps, report_every=25)
-        start = time.perf_counter()
-        _registry()[(task, variant)] = (train(Seq2SeqConfig(variant), recipe, report), recipe, False)
-        st.success(tr("seq2seq.train_done", seconds=time.perf_counter() - start))
-        models = {v: m for v in ATTENTIONS if (m := _model(task, v))}
+        start_seq2seq_training(task, variant, TrainConfig(task, 2, longest, steps=steps, report_every=25))
+    job = job_status("seq2seq", describe=lambda j: tr("seq2seq.training", step=j.status.step, total=j.status.total_steps,
+                                                       loss=j.status.train_loss))
+    if job is not None and job.state == "done" and job.params.get("task") == task:
+        st.success(tr("seq2seq.train_done", seconds=job.elapsed))
 if not models:
     st.info(tr("seq2seq.no_models"))
     st.stop()

@@ -25,3 +25,11 @@ def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | No
 def errors(at: AppTest) -> list[str]:
     """Messages of exceptions the script raised (empty when it ran cleanly)."""
     return [e.value for e in at.exception]
+
+
+def finish_jobs(at: AppTest, timeout: float = 600) -> AppTest:
+    """Let every queued training run finish (they run on the app's scheduler threads), then rerun."""
+    from ui.jobs import scheduler
+
+    assert scheduler().wait_idle(timeout), "training runs did not finish"
+    return at.run()

@@ -60,13 +60,13 @@ def test_neural_lm_decodes_a_prompt_with_its_own_chain_rule_scores(lang):
 
     from lmcore.i18n import t
     from lmcore.training.config import TrainConfig
-    from lmcore.training.registry import shared_registry
+    from lmcore.training.persist import load_pretrained
 
     at = run_page("decoding", lang)
     at.radio(key="decoding_source").set_value("neural").run()
     at.text_input(key="decoding_prompt").set_value("the river").run()
     assert errors(at) == []
-    lm = shared_registry().pick(at.session_state["corpus"].key, "lstm", "word", defaults=[TrainConfig()])
+    lm = load_pretrained(at.session_state["corpus"].key, TrainConfig())
     table = at.dataframe[0].value
     top = table.iloc[0]
     output = top[t("decoding.col.output", lang)].split()

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import finish_jobs, errors, run_page
 
 
 def _figures(at):
@@ -41,6 +41,7 @@ def test_training_a_model_in_the_app():
     at.slider(key="seq2seq_train_steps").set_value(200)
     at.selectbox(key="seq2seq_train_variant").set_value("dot")
     at.button(key="seq2seq_train").click().run()
+    finish_jobs(at)
     assert errors(at) == [] and at.success
     figures = _figures(at)
     assert [d["meta"]["variant"] for d in figures[0]["data"]] == ["dot"]

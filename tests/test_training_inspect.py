@@ -18,7 +18,7 @@ from lmcore.training.gradient_path import (
 from lmcore.training.loop import train_sentences
 from lmcore.training.lstm_trace import lstm_weights, passage_inputs, trace_passage, unit_order
 
-CONFIG = TrainConfig(embed_dim=16, hidden_size=24, steps=60, batch_size=16, eval_every=30, threads=1)
+CONFIG = TrainConfig(embed_dim=16, hidden_size=24, steps=60, batch_size=16, eval_every=30)
 
 
 @pytest.fixture(scope="module")

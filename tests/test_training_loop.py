@@ -14,7 +14,7 @@ from lmcore.training.config import TrainConfig
 from lmcore.training.evaluate import score_sentences
 from lmcore.training.loop import train_sentences
 
-FAST = TrainConfig(embed_dim=16, hidden_size=32, steps=40, batch_size=16, eval_every=20, report_every=5, threads=1)
+FAST = TrainConfig(embed_dim=16, hidden_size=32, steps=40, batch_size=16, eval_every=20, report_every=5)
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,7 @@ def test_training_does_not_touch_the_global_rng(synthetic):
 
 @pytest.mark.parametrize("cell", ["lstm", "gru", "rnn"])
 def test_synthetic_ppl_far_below_unigram_and_above_true_floor(synthetic, cell):
-    config = TrainConfig(cell=cell, embed_dim=32, hidden_size=64, steps=250, eval_every=50, threads=1)
+    config = TrainConfig(cell=cell, embed_dim=32, hidden_size=64, steps=250, eval_every=50)
     lm = _train(synthetic, config)
     unigram = NgramModel.fit(synthetic.mapped("train"), 1, "add-delta").perplexity(synthetic.mapped("valid")).ppl
     floor = math.exp(synthetic.true_entropy)

@@ -11,10 +11,10 @@ from lmcore.samples import load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.loop import replace_singletons, singleton_ids, train_sentences
 from lmcore.training.persist import from_bytes, to_bytes
-from lmcore.training.registry import ModelRegistry
+from lmcore.training.registry import ModelRegistry, model_nbytes
 from lmcore.training.tokens import build_table
 
-SMALL = TrainConfig(embed_dim=8, hidden_size=8, steps=5, eval_every=5, threads=1)
+SMALL = TrainConfig(embed_dim=8, hidden_size=8, steps=5, eval_every=5)
 
 
 @pytest.fixture(scope="module")
@@ -50,16 +50,18 @@ def test_persist_round_trip_and_registry(corpus):
     assert same.history == lm.history and same.selected_step == lm.selected_step
 
     shipped = {(corpus.key, SMALL.key()): half}
-    registry = ModelRegistry(capacity=1, loader=lambda key, config: shipped.get((key, config.key())))
-    assert registry.get(corpus.key, SMALL) is half and registry.is_shipped(half)
-    assert registry.pick(corpus.key, "lstm", defaults=[SMALL]) is half
-    assert registry.pick(corpus.key, "rnn", defaults=[SMALL]) is None
-    registry.put(lm)  # trained here: preferred over the shipped file
-    assert registry.get(corpus.key, SMALL) is lm and not registry.is_shipped(lm)
+    one_model = model_nbytes(lm)
+    registry = ModelRegistry(capacity_bytes=one_model, loader=lambda key, config: shipped.get((key, config.key())))
+    assert registry.get("alice", corpus.key, SMALL) is half and registry.is_shipped(half)
+    assert registry.pick("alice", corpus.key, "lstm", defaults=[SMALL]) is half
+    assert registry.pick("alice", corpus.key, "rnn", defaults=[SMALL]) is None
+    registry.put("alice", lm)  # trained here: preferred over the shipped file, by its owner only
+    assert registry.get("alice", corpus.key, SMALL) is lm and not registry.is_shipped(lm)
+    assert registry.get("bob", corpus.key, SMALL) is half and registry.for_corpus("bob", corpus.key) == []
     other = same.__class__(same.model, same.table, SMALL.with_(seed=9), corpus_key=corpus.key)
-    registry.put(other)
-    assert registry.trained(corpus.key, SMALL) is None  # capacity 1: the oldest was dropped
-    assert registry.pick(corpus.key, "lstm") is other
+    registry.put("alice", other)
+    assert registry.trained("alice", corpus.key, SMALL) is None  # room for one model: the oldest was dropped
+    assert registry.pick("alice", corpus.key, "lstm") is other and registry.nbytes == model_nbytes(other)
 
 
 def test_activation_html_escapes_every_token():

@@ -1,32 +1,88 @@
-"""Models shared by several pages, cached once per process (keyed by the corpus's content hash).
+"""Models and data kept for the pages, within the server's memory budget (see ui/memory.py).
 
-The n-gram counts of a corpus are computed once (up to the highest order any page offers) and
-every page's n-gram model of any order and method is a view on them.
+- n-gram counts of a corpus, computed once (up to the highest order that fits the budget) and
+  shared by every page and every session that has the same corpus; every n-gram model of any
+  order and method is a view on them;
+- trained neural models, one store per browser (``session_models``): a model someone trains is
+  found by them only; shipped models are shared read-only.
 """
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
+from lmcore import ngram
 from lmcore.corpus import Corpus
 from lmcore.ngram import MAX_ORDER, NgramCounts, NgramModel, count_ngrams
+from lmcore.training.registry import ModelRegistry, OwnerModels
+from ui.jobs import owner_id
+from ui.memory import SizedStore, TooLarge, budget_bytes
+
+MODEL_SHARE = 0.2  # of the memory budget, for trained models; the rest for corpora and counts
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
-def _counts(key: str, _train: list[list[str]]) -> NgramCounts:
-    return count_ngrams(_train, MAX_ORDER)
+@st.cache_resource(show_spinner=False)
+def data_store() -> SizedStore:
+    """Corpora and n-gram counts of every session, bounded by bytes (least recently used go first)."""
+    return SizedStore(int(budget_bytes() * (1 - MODEL_SHARE)))
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
-def _model(key: str, order: int, method: str, delta: float, discount: float, _counts: NgramCounts) -> NgramModel:
-    return NgramModel(_counts, order, method, delta=delta, discount=discount)
+@st.cache_resource(show_spinner=False)
+def model_registry() -> ModelRegistry:
+    """Trained models of every browser (each sees only its own), bounded by bytes."""
+    return ModelRegistry(int(budget_bytes() * MODEL_SHARE))
+
+
+def session_models() -> OwnerModels:
+    """This browser's view of the trained models (plus the shipped ones)."""
+    return OwnerModels(model_registry(), owner_id())
+
+
+def arrays_nbytes(obj: object, depth: int = 4) -> int:
+    """Bytes of the NumPy arrays reachable from ``obj`` (attributes, lists, dicts), a few levels deep."""
+    if isinstance(obj, np.ndarray):
+        return int(obj.nbytes)
+    if depth == 0 or isinstance(obj, (str, bytes, int, float, type(None))):
+        return 0
+    if isinstance(obj, dict):
+        children = list(obj.values())
+    elif isinstance(obj, (list, tuple)):
+        children = list(obj)
+    else:
+        children = list(getattr(obj, "__dict__", {}).values())
+    return sum(arrays_nbytes(child, depth - 1) for child in children)
+
+
+def _size(obj: object) -> int:
+    nbytes = getattr(obj, "nbytes", None)
+    return int(nbytes) if isinstance(nbytes, (int, np.integer)) else arrays_nbytes(obj) + 2**20
+
+
+def count_order(corpus: Corpus) -> int:
+    """The highest n-gram order counted for this corpus: MAX_ORDER unless the counts of a very large
+    text would not fit the memory budget's share for one item (then the largest order that fits)."""
+    estimate = getattr(ngram, "estimate_count_bytes", None)
+    if estimate is None:
+        return MAX_ORDER
+    limit, n_tokens = data_store().item_limit, corpus.n_tokens + len(corpus.sentences)
+    fitting = [n for n in range(1, MAX_ORDER + 1) if estimate(n_tokens, n) <= limit]
+    if not fitting:
+        raise TooLarge(estimate(n_tokens, 1), limit)
+    return max(fitting)
 
 
 def ngram_counts(corpus: Corpus) -> NgramCounts:
-    """n-gram counts of the corpus's (unk-mapped) training split, orders 1..MAX_ORDER."""
-    return _counts(corpus.key, corpus.mapped("train"))
+    """n-gram counts of the corpus's (unk-mapped) training split, orders 1..count_order(corpus)."""
+    order = count_order(corpus)
+    return data_store().get_or_build(("counts", corpus.key, order),
+                                     lambda: count_ngrams(corpus.mapped("train"), order), _size)
 
 
 def ngram_model(corpus: Corpus, order: int, method: str = "modified-kn", delta: float = 1.0,
                 discount: float = 0.75) -> NgramModel:
     """The n-gram model of this order and smoothing method on the corpus's training split."""
-    return _model(corpus.key, order, method, delta, discount, ngram_counts(corpus))
+    counts = ngram_counts(corpus)
+    order = min(order, counts.max_order)
+    return data_store().get_or_build(("ngram", corpus.key, order, method, delta, discount),
+                                     lambda: NgramModel(counts, order, method, delta=delta, discount=discount),
+                                     lambda model: arrays_nbytes(model.levels) + 2**16)

@@ -2,25 +2,29 @@
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
+import sys
 
 import streamlit as st
 
 from lmcore.corpus import MAX_BYTES, SENTENCE_MODES, TOKENIZERS, Corpus, CorpusError, CorpusSettings, build_corpus
 from lmcore.corpus.build import detect_language
 from lmcore.corpus.decoding import decode_bytes
+from lmcore.corpus.limits import APP_LIMITS
 from lmcore.i18n import LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
+from ui.memory import TooLarge, deep_list_nbytes
+from ui.models import data_store
 from ui.state import labeller, query_param, set_query_params, tr
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
-_CACHED_CORPORA = 8
+SYNTHETIC_SIZES = range(200, 20001, 200)
 
 
-@st.cache_resource(show_spinner=False)
-def _corpus_store() -> OrderedDict:
-    """Built corpora shared by all sessions, newest last (a small LRU by content and settings)."""
-    return OrderedDict()
+def corpus_nbytes(corpus: Corpus) -> int:
+    """Bytes a built corpus holds: its text, its token lists (raw and unk-mapped), its types."""
+    lists = deep_list_nbytes(corpus.sentences) * 2 + 3 * sys.getsizeof([]) * 2
+    types = sum(49 + len(w) for w in corpus.vocab.counts) if hasattr(corpus.vocab, "counts") else 0
+    return sys.getsizeof(corpus.text) + lists + 2 * types
 
 
 def _apply_defaults(settings: CorpusSettings) -> None:
@@ -74,12 +78,10 @@ def _init_state() -> None:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
     if "lang" not in st.session_state:
-        requested = query_param("lang", "")
-        st.session_state["lang"] = requested if requested in LANGUAGES else language_from_locale(st.context.locale)
+        st.session_state["lang"] = query_param("lang", language_from_locale(st.context.locale), choices=LANGUAGES)
     if "source" not in st.session_state:
-        requested = query_param("corpus", "english")
-        st.session_state["source"] = requested if requested in SAMPLES else "english"
-        st.session_state["synthetic_size"] = query_param("sents", DEFAULT_SYNTHETIC_SENTENCES)
+        st.session_state["source"] = query_param("corpus", "english", choices=list(SAMPLES))
+        st.session_state["synthetic_size"] = query_param("sents", DEFAULT_SYNTHETIC_SENTENCES, choices=SYNTHETIC_SIZES)
         _on_source_change()
         st.session_state.setdefault("min_count", 1)
         st.session_state.setdefault("max_vocab", 0)
@@ -88,26 +90,21 @@ def _init_state() -> None:
 def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
     """The corpus for these settings: from the shared store, or built now with a progress bar."""
     upload = st.session_state.get("upload") if source == "upload" else None
-    key = (source, settings, n_synthetic if source == "synthetic" else 0, upload["digest"] if upload else "")
-    store = _corpus_store()
-    if key in store:
-        store.move_to_end(key)
-        return store[key]
-    placeholder = st.empty()  # the progress disappears once the corpus is built (or refused)
-    try:
-        with placeholder.status(tr("sidebar.building"), expanded=True):
-            bar = st.progress(0.0)
-            progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
-            if upload:
-                corpus = build_corpus(upload["data"], upload["name"], settings, progress=progress)
-            else:
-                corpus = load_sample(source, settings, n_synthetic)
-    finally:
-        placeholder.empty()
-    store[key] = corpus
-    while len(store) > _CACHED_CORPORA:
-        store.popitem(last=False)
-    return corpus
+    key = ("corpus", source, settings, n_synthetic if source == "synthetic" else 0, upload["digest"] if upload else "")
+
+    def build() -> Corpus:
+        placeholder = st.empty()  # the progress disappears once the corpus is built (or refused)
+        try:
+            with placeholder.status(tr("sidebar.building"), expanded=True):
+                bar = st.progress(0.0)
+                progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
+                if upload:
+                    return build_corpus(upload["data"], upload["name"], settings, progress=progress, limits=APP_LIMITS)
+                return load_sample(source, settings, n_synthetic)
+        finally:
+            placeholder.empty()
+
+    return data_store().get_or_build(key, build, corpus_nbytes)
 
 
 def render_sidebar() -> Corpus:
@@ -115,6 +112,7 @@ def render_sidebar() -> Corpus:
     _init_state()
     sidebar = st.sidebar
     sidebar.selectbox(tr("sidebar.language"), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang")
+    set_query_params(lang=st.session_state["lang"])  # a copied link opens in the language on screen
     sources = list(SAMPLES) + (["upload"] if "upload" in st.session_state else [])
     if st.session_state["source"] not in sources:
         st.session_state["source"] = "english"
@@ -131,7 +129,9 @@ def render_sidebar() -> Corpus:
         type=["txt", "md"],
         key="uploader",
         on_change=_on_upload,
-        help=tr("sidebar.upload_help", limit=MAX_BYTES // 2**20),
+        help=tr("sidebar.upload_help", limit=MAX_BYTES // 2**20, limits=tr(
+            "limits.help", chars=APP_LIMITS.max_token_chars, sentence=APP_LIMITS.max_sentence_tokens,
+            tokens=APP_LIMITS.max_tokens, types=APP_LIMITS.max_types)),
     )
     source = st.session_state["source"]
     if source == "synthetic":
@@ -155,6 +155,13 @@ def render_sidebar() -> Corpus:
     except CorpusError as error:
         st.error(tr("sidebar.upload_failed", reason=tr(error.key, **error.fields)), icon="⚠️")
         corpus = _build("english", default_settings("english"), n_synthetic)
+    except TooLarge as error:
+        st.error(tr("memory.too_large", needed=round(error.needed / 2**20), allowed=round(error.allowed / 2**20)), icon="⚠️")
+        corpus = _build("english", default_settings("english"), n_synthetic)
+    if corpus.bounded:
+        what = "; ".join(tr(f"limits.{name}", n=n, chars=APP_LIMITS.max_token_chars, sentence=APP_LIMITS.max_sentence_tokens,
+                            tokens=APP_LIMITS.max_tokens) for name, n in corpus.bounded.items())
+        sidebar.warning(tr("limits.applied", what=what))
     if source == "upload":
         st.query_params.pop("corpus", None)
     else:

@@ -1,6 +1,9 @@
 """What every page reads: the language, the translated strings, the corpus, shareable URL settings."""
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Sequence
 from typing import TypeVar
 
 import streamlit as st
@@ -34,23 +37,67 @@ def current_corpus() -> Corpus:
     return st.session_state["corpus"]
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&^=\"'])")
+
+
+def md_text(text: str) -> str:
+    """``text`` made inert for Streamlit's Markdown: every Markdown, HTML and LaTeX character is
+    backslash-escaped and ``:`` is followed by a zero-width space (no ``:emoji:`` or ``:red[...]``)."""
+    return _MD_SPECIAL.sub(r"\\\1", text).replace(":", ":\u200b").replace("\n", " ")
+
+
 def corpus_label(corpus: Corpus) -> str:
-    """The corpus's name for people: a built-in sample's translated title, or the uploaded file's name."""
-    sample = corpus.name.split(" ")[0]
-    return tr(f"sidebar.sample.{sample}") if sample in ("english", "chinese", "synthetic") else corpus.name
+    """The corpus's name for people, safe inside Markdown: a built-in sample's translated title, or
+    the uploaded file's name as plain text."""
+    if corpus.name in ("english", "chinese"):
+        return tr(f"sidebar.sample.{corpus.name}")
+    if re.fullmatch(r"synthetic \(\d+\)", corpus.name):
+        return tr("sidebar.sample.synthetic")
+    return md_text(corpus.name)
 
 
-def query_param(name: str, default: T) -> T:
-    """``st.query_params[name]`` cast to the type of ``default``; ``default`` if absent or malformed."""
+def parse_param(raw: str, default: T, choices: Sequence[T] | None = None,
+                lo: float | None = None, hi: float | None = None) -> T | None:
+    """``raw`` cast to the type of ``default`` and checked against ``choices`` or [lo, hi]; None if invalid."""
+    try:
+        if isinstance(default, bool):
+            if raw.lower() not in ("1", "true", "yes", "0", "false", "no"):
+                return None
+            value = raw.lower() in ("1", "true", "yes")
+        elif isinstance(default, int):
+            value = int(raw)
+        elif isinstance(default, float):
+            value = float(raw)
+            if not math.isfinite(value):
+                return None
+        else:
+            value = type(default)(raw)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if choices is not None and value not in choices:
+        return None
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        return None
+    return value  # type: ignore[return-value]
+
+
+def query_param(name: str, default: T, choices: Sequence[T] | None = None,
+                lo: float | None = None, hi: float | None = None) -> T:
+    """``st.query_params[name]`` as a valid value for the control it feeds, else ``default``.
+
+    A value of the wrong type, outside [lo, hi] or not among ``choices`` falls back to ``default``
+    with a short notice (once per parameter and session); a link can never raise an exception."""
     raw = st.query_params.get(name)
     if raw is None:
         return default
-    try:
-        if isinstance(default, bool):
-            return raw.lower() in ("1", "true", "yes")  # type: ignore[return-value]
-        return type(default)(raw)  # type: ignore[call-arg]
-    except (TypeError, ValueError):
-        return default
+    value = parse_param(raw, default, choices, lo, hi)
+    if value is not None:
+        return value
+    warned = st.session_state.setdefault("params_warned", set())
+    if name not in warned:
+        warned.add(name)
+        st.toast(tr("params.bad", name=md_text(name[:20]), value=md_text(raw[:40]), default=default))
+    return default
 
 
 def set_query_params(**values: object) -> None:

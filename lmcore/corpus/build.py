@@ -11,6 +11,7 @@ import numpy as np
 
 from lmcore.corpus.decoding import clean_text, decode_bytes
 from lmcore.corpus.errors import CorpusError
+from lmcore.corpus.limits import Bounder, CorpusLimits
 from lmcore.corpus.segmentation import SENTENCE_MODES, TOKENIZERS, split_sentences, tokenize
 from lmcore.corpus.vocabulary import Vocabulary
 
@@ -45,6 +46,7 @@ class Corpus:
     :meth:`mapped` gives them with out-of-vocabulary tokens replaced by ``<unk>``.
     ``true_entropy`` is the source's entropy rate in nats per token (``</s>`` counted) when the
     corpus was sampled from a known source, so ``exp(true_entropy)`` is the perplexity floor.
+    ``bounded`` says what upload limits changed (see :mod:`lmcore.corpus.limits`); empty if none.
     """
 
     name: str
@@ -58,6 +60,7 @@ class Corpus:
     test: list[list[str]]
     vocab: Vocabulary
     true_entropy: float | None = None
+    bounded: dict[str, int] = field(default_factory=dict, compare=False)
     _mapped: dict[str, list[list[str]]] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
@@ -113,8 +116,12 @@ def build_corpus(
     settings: CorpusSettings = CorpusSettings(),
     true_entropy: float | None = None,
     progress: Progress | None = None,
+    limits: CorpusLimits | None = None,
 ) -> Corpus:
-    """Decode, clean, segment and tokenise ``data``; raise :class:`CorpusError` on bad input."""
+    """Decode, clean, segment and tokenise ``data``; raise :class:`CorpusError` on bad input.
+
+    With ``limits`` (the app passes :data:`lmcore.corpus.limits.APP_LIMITS` for uploads) tokens,
+    sentences, the token count and the number of types are bounded while tokenising."""
     report = progress or (lambda fraction, stage: None)
     report(0.0, "decode")
     if isinstance(data, bytes):
@@ -127,11 +134,15 @@ def build_corpus(
     report(0.05, "split")
     raw_sentences = split_sentences(text, settings.sentence_mode)
     tokenised: list[list[str]] = []
+    bounder = Bounder(limits) if limits else None
     step = max(1, len(raw_sentences) // 20)
     for i, sentence in enumerate(raw_sentences):
         tokens = tokenize(sentence, settings.tokenizer, settings.lowercase)
         if tokens:
-            tokenised.append(tokens)
+            tokenised.extend(bounder.sentences(tokens) if bounder else [tokens])
+        if bounder and bounder.full:
+            bounder.applied["dropped_sentences"] = len(raw_sentences) - i - 1
+            break
         if i % step == 0:
             report(0.05 + 0.9 * i / len(raw_sentences), "tokenize")
     train_ix, valid_ix, test_ix = split_indices(len(tokenised))
@@ -153,4 +164,5 @@ def build_corpus(
         test=[tokenised[i] for i in test_ix],
         vocab=vocab,
         true_entropy=true_entropy,
+        bounded={k: v for k, v in bounder.applied.items() if v} if bounder else {},
     )

@@ -65,10 +65,16 @@ def zipf(counts: Counter) -> tuple[np.ndarray, np.ndarray, PowerLaw]:
 def heaps(corpus: Corpus, points: int = 60) -> tuple[np.ndarray, np.ndarray, PowerLaw]:
     r"""Types seen after the first N tokens, at ``points`` values of N, and the fitted Heaps law
     :math:`V(N) = K N^{\beta}`. Vectorised: a type is counted from its first position on."""
-    stream = [tok for sentence in corpus.sentences for tok in sentence]
-    ids = np.unique(np.array(stream, dtype=object).astype(str), return_inverse=True)[1]
-    first = np.sort(np.unique(ids, return_index=True)[1])
-    n_tokens = np.unique(np.linspace(1, len(ids), points).astype(int))
+    seen: set[str] = set()
+    first_list, position = [], 0
+    for sentence in corpus.sentences:  # positions where a new type appears (no string arrays built)
+        for tok in sentence:
+            if tok not in seen:
+                seen.add(tok)
+                first_list.append(position)
+            position += 1
+    first = np.array(first_list, dtype=np.int64)
+    n_tokens = np.unique(np.linspace(1, max(position, 1), points).astype(int))
     n_types = np.searchsorted(first, n_tokens, side="left")
     law = fit_power_law(n_tokens, n_types) if len(n_tokens) > 1 else PowerLaw(0.0, 0.0)
     return n_tokens, n_types, law

@@ -19,6 +19,7 @@ from lmcore.recurrent.cells import DTYPE, weights_from_torch
 from lmcore.recurrent.clipping import clip_gradients_, global_grad_norm
 from lmcore.recurrent.rnn_lm import EOS, UNK, RNNLanguageModel
 from lmcore.recurrent.weights import scaled_orthogonal
+from lmcore.seeding import build_seeded, generator
 
 MODULES = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
 
@@ -70,10 +71,9 @@ def train_run(stream: torch.Tensor, vocab_size: int, *, cell: str = "rnn", emb: 
 
     ``init_sigma1`` sets the RNN's initial W_h = σ1·Q (a large σ1 provokes explosions).
     """
-    torch.manual_seed(seed)
-    model = TorchRecurrentLM(vocab_size, emb, hidden, cell)
+    model = build_seeded(lambda: TorchRecurrentLM(vocab_size, emb, hidden, cell), seed)
     if init_sigma1 is not None and cell == "rnn":
-        g = torch.Generator().manual_seed(seed)
+        g = generator(seed)
         with torch.no_grad():
             model.rnn.weight_hh_l0.copy_(scaled_orthogonal(hidden, init_sigma1, g).float())
     data_gen = torch.Generator().manual_seed(40_000 + seed)

@@ -35,7 +35,8 @@ def load_model(path: Path) -> tuple[Seq2Seq, TrainConfig]:
     model = Seq2Seq(Seq2SeqConfig(**blob["config"]))
     model.load_state_dict({k: v.float() for k, v in blob["state"].items()})
     model.eval()
-    return model, TrainConfig(**blob["train"])
+    known = TrainConfig.__dataclass_fields__
+    return model, TrainConfig(**{k: v for k, v in blob["train"].items() if k in known})
 
 
 def shipped_models(attention: str = "dot") -> list[tuple[str, str]]:

@@ -12,8 +12,8 @@ import torch
 from lmcore.seq2seq.model import Seq2Seq, Seq2SeqConfig
 from lmcore.seq2seq.tasks import make_batch, sample_pairs
 from lmcore.seq2seq.vocab import PAD_ID
+from lmcore.seeding import build_seeded
 from lmcore.training.progress import Progress, ProgressCallback
-from lmcore.training.threads import torch_threads
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,6 @@ class TrainConfig:
     batch_size: int = 64
     lr: float = 3e-3
     seed: int = 0
-    threads: int = 1
     report_every: int = 50
 
 
@@ -39,28 +38,26 @@ def sequence_nll(model: Seq2Seq, batch) -> torch.Tensor:
 
 def train(model_config: Seq2SeqConfig, config: TrainConfig,
           progress: ProgressCallback | None = None) -> Seq2Seq:
-    """A model trained with teacher forcing; deterministic for a given seed (single thread)."""
-    with torch_threads(config.threads):
-        torch.manual_seed(config.seed)
-        rng = np.random.default_rng(config.seed)
-        model = Seq2Seq(model_config)
-        optimiser = torch.optim.Adam(model.parameters(), lr=config.lr)
-        lengths: Sequence[int] = range(config.min_len, config.max_len + 1)
-        start, seen, running = time.perf_counter(), 0, None
-        for step in range(1, config.steps + 1):
-            batch = make_batch(sample_pairs(config.task, config.batch_size, lengths, rng, heldout=False))
-            loss = sequence_nll(model, batch)
-            optimiser.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimiser.step()
-            seen += int((batch.tgt_out != PAD_ID).sum())
-            value = float(loss.detach())
-            running = value if running is None else 0.9 * running + 0.1 * value
-            if progress and (step % config.report_every == 0 or step == config.steps):
-                report = Progress(step, config.steps, 0, seen, time.perf_counter() - start,
-                                  running, done=step == config.steps)
-                if progress(report) == "stop":
-                    break
-        model.eval()
-        return model
+    """A model trained with teacher forcing; deterministic for a given seed (its own generators)."""
+    rng = np.random.default_rng(config.seed)
+    model = build_seeded(lambda: Seq2Seq(model_config), config.seed)
+    optimiser = torch.optim.Adam(model.parameters(), lr=config.lr)
+    lengths: Sequence[int] = range(config.min_len, config.max_len + 1)
+    start, seen, running = time.perf_counter(), 0, None
+    for step in range(1, config.steps + 1):
+        batch = make_batch(sample_pairs(config.task, config.batch_size, lengths, rng, heldout=False))
+        loss = sequence_nll(model, batch)
+        optimiser.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimiser.step()
+        seen += int((batch.tgt_out != PAD_ID).sum())
+        value = float(loss.detach())
+        running = value if running is None else 0.9 * running + 0.1 * value
+        if progress and (step % config.report_every == 0 or step == config.steps):
+            report = Progress(step, config.steps, 0, seen, time.perf_counter() - start,
+                              running, done=step == config.steps)
+            if progress(report) == "stop":
+                break
+    model.eval()
+    return model

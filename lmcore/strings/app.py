@@ -29,8 +29,11 @@ STRINGS = {
     "sidebar.upload": ("Upload a text (.txt, .md)", "上传文本（.txt、.md）"),
     "sidebar.upload_help": (
         "Plain text in any common encoding (UTF-8, UTF-16, GBK/GB18030, Big5, Latin-1), up to {limit} MB. "
-        "It stays in this browser session only.",
-        "常见编码的纯文本（UTF-8、UTF-16、GBK/GB18030、Big5、Latin-1），最大 {limit} MB。文件只保留在本次浏览器会话中。",
+        "Only you see your upload and the models you train on it. While it is in use the server keeps its "
+        "statistics in memory; someone who uploads the very same file shares those. {limits}",
+        "常见编码的纯文本（UTF-8、UTF-16、GBK/GB18030、Big5、Latin-1），最大 {limit} MB。"
+        "你的上传和你在其上训练的模型只有你能看到。使用期间服务器会在内存中保留它的统计数据；"
+        "上传完全相同文件的人会共用这些数据。{limits}",
     ),
     "sidebar.synthetic_size": ("Synthetic sentences", "合成句子数"),
     "sidebar.tokenizer": ("Tokenizer", "分词方式"),

@@ -32,7 +32,6 @@ STRINGS = {
     "lstm.train.dropout": ("Dropout", "Dropout"),
     "lstm.train.seed": ("Seed", "随机种子"),
     "lstm.train.button": ("Train", "开始训练"),
-    "lstm.train.stop": ("Stop", "停止"),
     "lstm.train.progress": (
         "step {step}/{total} · train PPL {train:.1f} · valid PPL {valid} · {seconds:.0f} s",
         "第 {step}/{total} 步 · 训练 PPL {train:.1f} · 验证 PPL {valid} · {seconds:.0f} 秒",

@@ -38,7 +38,6 @@ class TrainConfig:
     eval_every: int = 50
     report_every: int = 10
     max_seconds: float | None = None
-    threads: int = 1
     keep_best: bool = True
     tie_weights: bool = False
     unk_replace: float = 0.5
@@ -48,7 +47,7 @@ class TrainConfig:
             raise ValueError(f"cell must be one of {CELLS}, got {self.cell!r}")
         if self.level not in LEVELS:
             raise ValueError(f"level must be one of {LEVELS}, got {self.level!r}")
-        for name in ("embed_dim", "hidden_size", "steps", "epochs", "bptt", "batch_size", "threads"):
+        for name in ("embed_dim", "hidden_size", "steps", "epochs", "bptt", "batch_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1")
         if not 0.0 <= self.unk_replace <= 1.0:
@@ -63,10 +62,10 @@ class TrainConfig:
     def key(self) -> str:
         """A short stable hash of the settings that change the trained weights.
 
-        Reporting cadence, the time cap and the thread count are left out: they do not change
+        Reporting cadence and the time cap are left out: they do not change
         what one optimizer step computes (``max_seconds`` only decides when to stop).
         """
-        skip = {"report_every", "max_seconds", "threads"}
+        skip = {"report_every", "max_seconds"}
         data = {k: v for k, v in asdict(self).items() if k not in skip}
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -2,8 +2,9 @@
 
 Each step: logits = model(chunk); J = mean over real targets of −log ŷ(t)[x(t+1)] (the notes' J);
 backward; if ‖ĝ‖ ≥ threshold then ĝ ← threshold/‖ĝ‖ · ĝ; Adam update. Seeded: the same config and
-data give the same weights (the run happens inside ``torch.random.fork_rng``, so the caller's global
-RNG is untouched).
+data give the same weights, whatever else runs in the process: initial weights, dropout masks, batch
+order and ``<unk>`` replacement all come from generators of this run (torch's global RNG is never
+touched), and the thread count is the process's, set once at start-up.
 """
 from __future__ import annotations
 
@@ -14,20 +15,20 @@ from collections.abc import Sequence
 import torch
 import torch.nn.functional as F
 
+from lmcore.seeding import build_seeded, generator
 from lmcore.training.batches import IGNORE, Batch, shuffled_batches
 from lmcore.training.config import TrainConfig
 from lmcore.training.evaluate import score_sentences
 from lmcore.training.model import RecurrentLM, detach_state
 from lmcore.training.neural_lm import NeuralLM
 from lmcore.training.progress import Progress, ProgressCallback
-from lmcore.training.threads import torch_threads
 from lmcore.training.tokens import SymbolTable, build_table
 
 
 def build_model(config: TrainConfig, table: SymbolTable) -> RecurrentLM:
-    """A freshly initialised network for ``table`` (uses the current torch RNG)."""
-    return RecurrentLM(config.cell, table.size + 1, table.size, config.embed_dim, config.hidden_size,
-                       config.dropout, config.tie_weights)
+    """A network for ``table``, initialised from ``config.seed`` (its own generator)."""
+    return build_seeded(lambda: RecurrentLM(config.cell, table.size + 1, table.size, config.embed_dim,
+                                            config.hidden_size, config.dropout, config.tie_weights), config.seed)
 
 
 def chunk_loss(model: RecurrentLM, chunk: Batch, state):
@@ -67,11 +68,10 @@ def train_sentences(train: Sequence[Sequence[str]], valid: Sequence[Sequence[str
                     on_progress: ProgressCallback | None = None, corpus_key: str = "") -> NeuralLM:
     """Train on unk-mapped ``train`` sentences, score ``valid`` every ``eval_every`` steps and at the end."""
     table = build_table(config.level, vocab_itos, train)
-    with torch_threads(config.threads), torch.random.fork_rng(devices=[]):
-        torch.manual_seed(config.seed)
-        model = build_model(config, table)
-        lm = NeuralLM(model, table, config, corpus_key=corpus_key)
-        _run(lm, train, valid, on_progress)
+    lm = NeuralLM(build_model(config, table), table, config, corpus_key=corpus_key)
+    lm.model.drop.generator = generator(config.seed + 1)
+    _run(lm, train, valid, on_progress)
+    lm.model.drop.generator = None
     lm.model.eval()
     return lm
 
@@ -83,7 +83,7 @@ def _run(lm: NeuralLM, train, valid, on_progress: ProgressCallback | None) -> No
         raise ValueError("the training split is empty")
     singletons = singleton_ids(encoded, table) if config.unk_replace > 0 else set()
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
-    order_gen = torch.Generator().manual_seed(config.seed)
+    order_gen = generator(config.seed)
     start = time.perf_counter()
     step, tokens, window_loss, window_n = 0, 0, 0.0, 0
     last_loss = float("nan")

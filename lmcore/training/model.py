@@ -6,9 +6,13 @@ With ``tie_weights`` W_y is the embedding matrix of the predicted symbols (Press
 """
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+from lmcore.seeding import GeneratorDropout
 
 State = torch.Tensor | tuple[torch.Tensor, torch.Tensor]
 
@@ -25,12 +29,19 @@ class RecurrentLM(nn.Module):
             raise ValueError("tied weights need embed_dim == hidden_size")
         self.cell, self.n_outputs = cell, n_outputs
         self.embed = nn.Embedding(n_inputs, embed_dim)
-        self.drop = nn.Dropout(dropout)
+        self.drop = GeneratorDropout(dropout)  # masks from the run's own generator
         kwargs = {"nonlinearity": "tanh"} if cell == "rnn" else {}
         self.rnn = _CELLS[cell](embed_dim, hidden_size, num_layers=1, batch_first=True, **kwargs)
         head = nn.Linear(hidden_size, n_outputs)
         self.out_weight = None if tie_weights else head.weight
         self.out_bias = head.bias
+
+    def init_own_parameters_(self, generator: torch.Generator) -> None:
+        """The read-out W_y, b_y as ``nn.Linear`` starts them: U(−1/√n, 1/√n), n = hidden size."""
+        bound = 1.0 / math.sqrt(self.rnn.hidden_size)
+        for p in (self.out_weight, self.out_bias):
+            if p is not None:
+                p.uniform_(-bound, bound, generator=generator)
 
     def output_weight(self) -> torch.Tensor:
         """W_y (n_outputs × hidden): its own matrix, or the tied embedding rows."""

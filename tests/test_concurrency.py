@@ -1,0 +1,150 @@
+"""Shared structures under many threads at once, and per-run randomness (one class, one process)."""
+import threading
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+from lmcore.corpus import build_corpus
+from lmcore.seeding import GeneratorDropout, build_seeded, generator, init_parameters_
+from lmcore.synthetic import synthetic_text
+from lmcore.training.config import TrainConfig
+from lmcore.training.loop import train_sentences
+from lmcore.training.registry import ModelRegistry, model_nbytes
+from ui.memory import SizedStore, TooLarge
+
+SMALL = TrainConfig(embed_dim=8, hidden_size=12, steps=12, batch_size=8, eval_every=6, report_every=3)
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return build_corpus(synthetic_text(300)[0], "synthetic")
+
+
+def _train(corpus, config):
+    return train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos, config, None, corpus.key)
+
+
+def _run_threads(target, n):
+    failures = []
+
+    def guarded(i):
+        try:
+            target(i)
+        except Exception as exc:  # collected: an exception in any thread fails the test
+            failures.append(exc)
+
+    threads = [threading.Thread(target=guarded, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures
+
+
+def test_two_runs_at_once_with_the_same_seed_equal_a_run_alone(corpus):
+    config = SMALL.with_(dropout=0.3, seed=7)
+    alone = _train(corpus, config)
+    results = {}
+    failures = _run_threads(lambda i: results.__setitem__(i, _train(corpus, config)), 3)
+    assert failures == []
+    expected = alone.model.state_dict()
+    for lm in results.values():
+        for name, tensor in lm.model.state_dict().items():
+            assert torch.equal(tensor, expected[name]), name
+    assert not torch.equal(_train(corpus, config.with_(seed=8)).model.embed.weight, alone.model.embed.weight)
+
+
+def test_registry_under_concurrent_writers_and_readers_keeps_owners_apart(corpus):
+    lm = _train(corpus, SMALL)
+    registry = ModelRegistry(capacity_bytes=model_nbytes(lm) * 50, loader=lambda key, config: None)
+
+    def worker(i):
+        owner = f"owner{i % 5}"
+        for seed in range(40):
+            model = type(lm)(lm.model, lm.table, SMALL.with_(seed=seed), corpus_key=f"corpus{i % 5}")
+            registry.put(owner, model)
+            for found in registry.for_corpus(owner, f"corpus{i % 5}"):
+                assert found.corpus_key == f"corpus{i % 5}"
+            registry.pick(owner, f"corpus{i % 5}", "lstm")
+            assert registry.for_corpus(owner, "corpus-of-nobody") == []
+
+    assert _run_threads(worker, 10) == []
+    assert registry.nbytes <= registry.capacity_bytes
+    for i in range(5):  # every owner sees only its own corpus's models
+        assert {m.corpus_key for m in registry.for_corpus(f"owner{i}", f"corpus{i}")} <= {f"corpus{i}"}
+        assert registry.for_corpus(f"owner{i}", f"corpus{(i + 1) % 5}") == []
+
+
+def test_sized_store_builds_each_key_once_under_contention_and_stays_in_budget():
+    store, builds, lock = SizedStore(budget=1000, item_share=0.5), [], threading.Lock()
+
+    def build(key):
+        def make():
+            with lock:
+                builds.append(key)
+            return key
+        return make
+
+    def worker(i):
+        for n in range(200):
+            key = (i + n) % 12
+            assert store.get_or_build(key, build(key), lambda value: 100) == key
+            assert store.nbytes <= 1000
+
+    assert _run_threads(worker, 8) == []
+    assert store.nbytes <= 1000 and len(store) <= 10
+    assert len(builds) >= 12  # evicted keys are rebuilt later; never two builds of one key at once
+
+
+def test_sized_store_evicts_least_recently_used_by_size_and_refuses_oversized_items():
+    store = SizedStore(budget=100, item_share=0.6)
+    store.put("a", "A", 40)
+    store.put("b", "B", 40)
+    assert store.get("a") == "A"  # a is now the most recently used
+    store.put("c", "C", 50)  # 130 > 100: b goes first
+    assert "b" not in store and store.get("a") == "A" and store.get("c") == "C" and store.nbytes == 90
+    with pytest.raises(TooLarge):
+        store.put("d", "D", 61)
+
+
+def test_seeded_initialisation_follows_torch_defaults_without_the_global_rng():
+    torch.manual_seed(0)
+    before = torch.random.get_rng_state()
+    model = build_seeded(lambda: nn.Sequential(nn.Embedding(50, 32), nn.LSTM(32, 64), nn.Linear(64, 400)), 3)
+    assert torch.equal(torch.random.get_rng_state(), before)
+    emb, lstm, lin = model[0].weight, model[1].weight_hh_l0, model[2].weight
+    assert abs(float(emb.std()) - 1.0) < 0.05  # N(0, 1)
+    for tensor, bound in ((lstm, 1 / 64 ** 0.5), (lin, 1 / 64 ** 0.5)):
+        assert float(tensor.abs().max()) <= bound and float(tensor.abs().max()) > 0.95 * bound
+        torch_default = float(1 / (3 ** 0.5)) * bound  # std of U(-b, b) is b/√3
+        assert abs(float(tensor.std()) - torch_default) < 0.05 * torch_default
+    # the reference: torch's own reset_parameters gives the same bounds
+    reference = nn.Linear(64, 400)
+    assert float(reference.weight.abs().max()) <= 1 / 64 ** 0.5
+    again = build_seeded(lambda: nn.Sequential(nn.Embedding(50, 32), nn.LSTM(32, 64), nn.Linear(64, 400)), 3)
+    assert all(torch.equal(a, b) for a, b in zip(model.parameters(), again.parameters()))
+
+
+def test_seeded_initialisation_refuses_unknown_layers():
+    class Odd(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.zeros(3))
+
+    with pytest.raises(TypeError):
+        init_parameters_(Odd(), generator(0))
+
+
+def test_generator_dropout_is_reproducible_unbiased_and_off_in_eval():
+    drop = GeneratorDropout(0.25)
+    x = torch.ones(200_000)
+    drop.generator = generator(5)
+    a = drop(x)
+    drop.generator = generator(5)
+    assert torch.equal(drop(x), a)
+    assert abs(float((a == 0).float().mean()) - 0.25) < 0.01 and abs(float(a.mean()) - 1.0) < 0.01
+    np.testing.assert_allclose(np.unique(a.numpy()), [0.0, 1 / 0.75], rtol=1e-6)
+    drop.eval()
+    assert torch.equal(drop(x), x)

@@ -1,0 +1,101 @@
+"""Inputs a shared classroom server must survive on every page: bad links and hostile or tiny uploads."""
+import pytest
+
+from lmcore.corpus import build_corpus
+from lmcore.corpus.limits import APP_LIMITS, CorpusLimits
+from lmcore.corpus.errors import CorpusError
+from tests.apptest_helpers import errors, run_page
+from ui.navigation import PAGES
+from ui.state import md_text, parse_param
+
+STEMS = [stem for stem, _, _ in PAGES]
+
+# every parameter any page reads from the URL, each with a value it must reject
+BAD_LINK = {
+    "lang": "xx", "corpus": "synthetic", "sents": "7", "n": "abc", "k": "-3", "L": "1e9", "alpha": "nan",
+    "pruned": "99", "src": "<script>alert(1)</script>", "T": "7", "kind": "x", "s1": "inf", "act": "x", "p": "-1",
+    "sig": "x", "sort": "x", "model": "x", "s": "99999", "task": "x", "delta": "-1", "d": "5", "method": "x",
+    "top": "7", "prompt": "x" * 2000, "x": "abc", "present": "maybe", "section": "-4",
+}
+
+UPLOADS = {
+    "long_token": ("long.txt", (("x" * 10_000 + " ") * 400).encode()),
+    "ten_sentences": ("ten.txt", " ".join(f"Sentence number {i} is short." for i in range(10)).encode()),
+    "one_long_sentence": ("one.txt", ("word " * 30 + ". And again.").encode()),
+    "markdown_name": ("**bold** [link](http://example.com) $x$.txt", b"The cat sat. The dog ran. A bird sang. " * 20),
+}
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_a_link_with_bad_values_for_every_parameter_opens_the_page_with_defaults(stem):
+    at = run_page(stem, "en", query=BAD_LINK)
+    assert errors(at) == []
+    assert at.session_state["lang"] == "en"
+    assert len(at.session_state["corpus"].sentences) == 1000 or at.session_state["source"] == "synthetic"
+    assert any("sents" in toast.value for toast in at.toast)  # the fallback is said, not silent
+
+
+@pytest.mark.parametrize("upload", list(UPLOADS))
+@pytest.mark.parametrize("stem", STEMS)
+def test_hostile_and_tiny_uploads_give_messages_not_tracebacks(stem, upload):
+    name, data = UPLOADS[upload]
+    at = run_page("home", "en")
+    at.sidebar.get("file_uploader")[0].set_value((name, data, "text/plain"))
+    at.run()
+    if stem != "home":
+        at.switch_page(f"pages/{stem}.py").run()
+    assert errors(at) == []
+    shown = [el.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "title", "header",
+                                   "subheader") for el in at.get(kind) if isinstance(getattr(el, "value", None), str)]
+    shown += [str(o) for radio in at.sidebar.get("radio") for o in radio.options]
+    assert not any("**bold**" in text or "](http" in text for text in shown)  # the name is text, not Markdown
+
+
+def test_markdown_in_a_file_name_is_escaped_in_the_sidebar():
+    name, data = UPLOADS["markdown_name"]
+    at = run_page("corpus", "zh")
+    at.sidebar.get("file_uploader")[0].set_value((name, data, "text/plain"))
+    at.run()
+    options = [str(o) for o in at.sidebar.radio(key="source").options]
+    assert any(md_text(name) in option for option in options)
+
+
+def test_upload_bounds_cut_tokens_split_sentences_stop_reading_and_refuse_too_many_types():
+    corpus = build_corpus(("x" * 10_000 + " ") * 300 + ". ok then.", "long", limits=APP_LIMITS)
+    assert max(len(tok) for s in corpus.sentences for tok in s) == APP_LIMITS.max_token_chars
+    assert max(len(s) for s in corpus.sentences) <= APP_LIMITS.max_sentence_tokens
+    assert corpus.bounded["long_tokens"] == 300 and corpus.bounded["long_sentences"] == 1
+    small = CorpusLimits(max_token_chars=40, max_sentence_tokens=5, max_tokens=50, max_types=1000)
+    text = " ".join(f"w{i % 7} w{i % 5} w{i % 3}." for i in range(100))
+    capped = build_corpus(text, "many", limits=small)
+    assert 50 <= capped.n_tokens < 50 + 5 and capped.bounded["dropped_sentences"] > 0
+    with pytest.raises(CorpusError) as refused:
+        build_corpus(" ".join(f"t{i}." for i in range(3000)), "types", limits=small)
+    assert refused.value.key == "error.too_many_types"
+    unbounded = build_corpus(text, "many")  # the library itself bounds nothing unless asked
+    assert unbounded.n_tokens == 300 and unbounded.bounded == {}
+
+
+@pytest.mark.parametrize("raw, default, kwargs, expected", [
+    ("7", 400, {"choices": range(200, 20001, 200)}, None),
+    ("400", 400, {"choices": range(200, 20001, 200)}, 400),
+    ("abc", 3, {"lo": 1, "hi": 6}, None),
+    ("9", 3, {"lo": 1, "hi": 6}, None),
+    ("5", 3, {"lo": 1, "hi": 6}, 5),
+    ("nan", 0.5, {"lo": 0.0, "hi": 2.0}, None),
+    ("inf", 0.5, {}, None),
+    ("1.5", 0.5, {"lo": 0.0, "hi": 2.0}, 1.5),
+    ("maybe", False, {}, None),
+    ("1", False, {}, True),
+    ("x", "tanh", {"choices": ["tanh", "relu"]}, None),
+    ("relu", "tanh", {"choices": ["tanh", "relu"]}, "relu"),
+    ("9" * 400, 3, {"lo": 1, "hi": 6}, None),
+])
+def test_link_values_are_checked_against_the_control(raw, default, kwargs, expected):
+    assert parse_param(raw, default, **kwargs) == expected
+
+
+def test_md_text_leaves_no_markdown_html_or_latex():
+    escaped = md_text("**b** _i_ [l](http://x) <img src=x> $x$ :red[y] `c`")
+    for raw in ("**", "](", "<img", "$x$", ":red[", "`c`"):
+        assert raw not in escaped

@@ -1,0 +1,115 @@
+"""The job scheduler: order, concurrency cap, one running job per owner, Stop, time cap, failures."""
+import threading
+import time
+
+import pytest
+
+from ui.scheduler import CANCELLED, DONE, FAILED, QUEUED, RUNNING, Scheduler, SchedulerBusy
+
+
+def blocker(started: list, release: threading.Event, name: str):
+    def run(ctx):
+        started.append(name)
+        while not release.wait(0.01):
+            if ctx.should_stop():
+                return f"{name}-stopped"
+        return name
+    return run
+
+
+def wait_until(predicate, timeout=30.0):
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, "condition not reached"
+        time.sleep(0.005)
+
+
+def test_cap_order_and_queue_position():
+    sched, release, started = Scheduler(workers=2), threading.Event(), []
+    jobs = [sched.submit(f"owner{i}", "train", blocker(started, release, f"j{i}"), estimate=10) for i in range(5)]
+    wait_until(lambda: len(started) == 2)
+    time.sleep(0.05)  # no third job may start while two run
+    assert started == ["j0", "j1"] and [j.state for j in jobs] == [RUNNING, RUNNING, QUEUED, QUEUED, QUEUED]
+    assert [sched.position(j) for j in jobs[2:]] == [2, 3, 4]
+    assert sched.eta(jobs[2]) <= sched.eta(jobs[3]) <= sched.eta(jobs[4])
+    release.set()
+    for job in jobs:
+        assert sched.wait(job, 30)
+    assert sorted(started[:2]) == ["j0", "j1"] and sorted(started[2:]) == ["j2", "j3", "j4"] and all(j.state == DONE for j in jobs)
+    assert [j.result for j in jobs] == [f"j{i}" for i in range(5)]
+
+
+def test_one_running_job_per_owner_and_same_kind_returns_the_active_job():
+    sched, release, started = Scheduler(workers=2), threading.Event(), []
+    first = sched.submit("alice", "lstm", blocker(started, release, "a1"))
+    again = sched.submit("alice", "lstm", blocker(started, release, "a-dup"))
+    assert again is first
+    second = sched.submit("alice", "clip", blocker(started, release, "a2"))
+    other = sched.submit("bob", "lstm", blocker(started, release, "b1"))
+    wait_until(lambda: len(started) == 2)
+    time.sleep(0.05)
+    assert sorted(started) == ["a1", "b1"] and second.state == QUEUED  # a free worker, but alice is busy
+    release.set()
+    for job in (first, second, other):
+        assert sched.wait(job, 30)
+    assert "a-dup" not in started and second.result == "a2"
+
+
+def test_stop_cancels_queued_and_ends_running():
+    sched, release, started = Scheduler(workers=1), threading.Event(), []
+    running = sched.submit("a", "k", blocker(started, release, "run"))
+    queued = sched.submit("b", "k", blocker(started, release, "never"))
+    wait_until(lambda: started == ["run"])
+    sched.stop(queued)
+    assert queued.state == CANCELLED
+    sched.stop(running)
+    assert sched.wait(running, 30) and running.state == DONE and running.result == "run-stopped"
+    time.sleep(0.05)
+    assert "never" not in started
+
+
+def test_time_cap_stops_a_run_that_checks():
+    sched, release, started = Scheduler(workers=1, time_cap=0.2), threading.Event(), []
+    job = sched.submit("a", "k", blocker(started, release, "slow"))
+    assert sched.wait(job, 30)
+    assert job.result == "slow-stopped" and job.timed_out and not job.stop_requested
+
+
+def test_a_failing_job_reports_its_error_and_the_worker_goes_on():
+    sched = Scheduler(workers=1)
+
+    def boom(ctx):
+        raise ValueError("bad data")
+
+    bad = sched.submit("a", "k", boom)
+    good = sched.submit("b", "k", lambda ctx: 42)
+    assert sched.wait(bad, 30) and sched.wait(good, 30)
+    assert bad.state == FAILED and "bad data" in bad.error and good.result == 42
+
+
+def test_full_queue_and_owner_share_are_refused():
+    sched, release, started = Scheduler(workers=1, max_queue=2, per_owner=2), threading.Event(), []
+    sched.submit("a", "k1", blocker(started, release, "1"))
+    sched.submit("a", "k2", blocker(started, release, "2"))
+    with pytest.raises(SchedulerBusy):
+        sched.submit("a", "k3", blocker(started, release, "3"))  # owner share
+    wait_until(lambda: started == ["1"])
+    sched.submit("b", "k", blocker(started, release, "4"))
+    with pytest.raises(SchedulerBusy):
+        sched.submit("c", "k", blocker(started, release, "5"))  # queue full (2 waiting)
+    release.set()
+
+
+def test_progress_reports_reach_the_job():
+    sched, seen = Scheduler(workers=1), threading.Event()
+
+    def run(ctx):
+        ctx.report(0.5, {"step": 5})
+        seen.wait(10)
+        return "ok"
+
+    job = sched.submit("a", "k", run)
+    wait_until(lambda: job.progress == 0.5)
+    assert job.status == {"step": 5}
+    seen.set()
+    assert sched.wait(job, 30) and job.progress == 1.0

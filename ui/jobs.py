@@ -1,0 +1,111 @@
+"""Heavy work through one process-wide scheduler: submit a run, show its place in the queue and its
+progress, let its owner stop it, and hand its result back to the owner's session.
+
+The owner is the browser, not the Streamlit session: a page reload starts a new session, but the
+browser keeps its cookie, so the reloaded page finds the run (and the models it trained) again.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from ui.scheduler import DONE, FAILED, QUEUED, Job, JobContext, Scheduler, SchedulerBusy
+from ui.state import tr
+
+XSRF_COOKIE = "_streamlit_xsrf"
+
+
+def training_slots() -> int:
+    """Runs at once: ``LMLAB_TRAINING_SLOTS``, else half the CPU cores (at least 1)."""
+    configured = os.environ.get("LMLAB_TRAINING_SLOTS", "")
+    if configured.isdigit() and int(configured) > 0:
+        return int(configured)
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+def time_cap() -> float:
+    """Seconds one run may take: ``LMLAB_JOB_SECONDS`` (default 240)."""
+    try:
+        return max(5.0, float(os.environ.get("LMLAB_JOB_SECONDS", "240")))
+    except ValueError:
+        return 240.0
+
+
+@st.cache_resource(show_spinner=False)
+def scheduler() -> Scheduler:
+    """The process-wide scheduler (one per server process)."""
+    return Scheduler(training_slots(), time_cap())
+
+
+def owner_id() -> str:
+    """Who owns uploads, runs and models: a hash of the browser's XSRF token, else the session id."""
+    if "owner_id" in st.session_state:
+        return st.session_state["owner_id"]
+    token = None
+    try:
+        from streamlit.web.server.starlette.starlette_app_utils import decode_xsrf_token_string
+
+        cookie = st.context.cookies.get(XSRF_COOKIE)
+        token = decode_xsrf_token_string(cookie)[0] if cookie else None
+    except Exception:  # no cookie support here (AppTest, another server): fall back to the session
+        token = None
+    if token:
+        owner = "browser-" + hashlib.sha256(token).hexdigest()[:20]
+    else:  # one owner per Streamlit session (a fresh id: AppTest gives every session the same id)
+        owner = "session-" + uuid.uuid4().hex
+    st.session_state["owner_id"] = owner
+    return owner
+
+
+def submit(kind: str, fn: Callable[[JobContext], Any], estimate: float, **params: Any) -> Job | None:
+    """Queue ``fn`` for this browser; None (with a message) when the queue is full."""
+    try:
+        return scheduler().submit(owner_id(), kind, fn, estimate, **params)
+    except SchedulerBusy:
+        st.error(tr("jobs.busy"))
+        return None
+
+
+def my_jobs(kind: str | None = None) -> list[Job]:
+    """This browser's kept jobs (newest first), optionally of one kind."""
+    return [j for j in scheduler().jobs_of(owner_id()) if kind is None or j.kind == kind]
+
+
+def active_job(kind: str | None = None) -> Job | None:
+    job = scheduler().active_job(owner_id())
+    return job if job is not None and (kind is None or job.kind == kind) else None
+
+
+def job_status(kind: str, describe: Callable[[Job], str] | None = None) -> Job | None:
+    """Show this browser's latest run of ``kind`` and return it: while it is active, its place in
+    the queue or its progress with a Stop button, refreshed every second (a fragment, so the rest of
+    the page does not rerun); when it ends, the whole page reruns once and shows the result."""
+    jobs = my_jobs(kind)
+    job = jobs[0] if jobs else None
+    if job is None:
+        return None
+    if job.active:
+        _live_status(job, describe)
+    elif job.state == FAILED:
+        st.error(tr("jobs.failed", error=job.error or ""))
+    elif job.state == DONE and job.timed_out:
+        st.info(tr("jobs.time_cap", seconds=round(scheduler().time_cap)))
+    return job
+
+
+@st.fragment(run_every=1.0)
+def _live_status(job: Job, describe: Callable[[Job], str] | None) -> None:
+    if not job.active:  # it ended since the last refresh: let the page show the result
+        st.rerun(scope="app")
+    if job.state == QUEUED:
+        sched = scheduler()
+        st.info(tr("jobs.queued", ahead=sched.position(job), eta=max(1, round(sched.eta(job)))))
+    else:
+        text = describe(job) if describe is not None and job.status is not None else tr("jobs.running")
+        st.progress(job.progress, text=text)
+    st.button(tr("jobs.stop"), key=f"job_stop_{job.kind}", on_click=scheduler().stop, args=(job,))

@@ -1,0 +1,111 @@
+"""The server's memory budget: corpora, n-gram counts and trained models are kept by size.
+
+One process serves a whole class, so what it keeps for everyone is bounded in bytes, not in
+entries: ``LMLAB_MEMORY_MB`` (default: a quarter of the machine's memory, at most 6 GiB) is split
+between trained models (a fifth) and corpora with their counts (the rest). Anything that would not
+fit is refused with a message before it is built.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+def budget_bytes() -> int:
+    """The whole budget in bytes: ``LMLAB_MEMORY_MB`` or min(RAM / 4, 6 GiB)."""
+    configured = os.environ.get("LMLAB_MEMORY_MB", "").strip()
+    if configured:
+        try:
+            return max(16, int(float(configured))) * 2**20
+        except ValueError:
+            pass
+    try:
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        ram = 8 * 2**30
+    return min(ram // 4, 6 * 2**30)
+
+
+class TooLarge(Exception):
+    """An item bigger than the store's budget allows for one item."""
+
+    def __init__(self, needed: int, allowed: int) -> None:
+        super().__init__(f"needs {needed / 2**20:.0f} MB, {allowed / 2**20:.0f} MB allowed")
+        self.needed, self.allowed = needed, allowed
+
+
+class SizedStore(Generic[V]):
+    """A thread-safe LRU store bounded by the sum of its items' sizes.
+
+    ``get_or_build`` builds a missing item once even when several sessions ask at the same time
+    (one per-key lock); the others wait and share it. An item may use at most ``item_share`` of
+    the budget, so one text can never push out everything else.
+    """
+
+    def __init__(self, budget: int, item_share: float = 0.5) -> None:
+        self.budget, self.item_limit = budget, int(budget * item_share)
+        self._lock = threading.Lock()
+        self._items: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._building: dict[Hashable, threading.Lock] = {}
+        self._bytes = 0
+
+    @property
+    def nbytes(self) -> int:
+        with self._lock:
+            return self._bytes
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
+
+    def __contains__(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._items
+
+    def get(self, key: Hashable) -> V | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, value: V, size: int) -> None:
+        """Store ``value`` as ``size`` bytes, evicting the least recently used items to make room."""
+        if size > self.item_limit:
+            raise TooLarge(size, self.item_limit)
+        with self._lock:
+            if key in self._items:
+                self._bytes -= self._items.pop(key)[1]
+            while self._items and self._bytes + size > self.budget:
+                self._bytes -= self._items.popitem(last=False)[1][1]
+            self._items[key] = (value, size)
+            self._bytes += size
+
+    def get_or_build(self, key: Hashable, build: Callable[[], V], size_of: Callable[[V], int]) -> V:
+        found = self.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            key_lock = self._building.setdefault(key, threading.Lock())
+        try:
+            with key_lock:
+                found = self.get(key)  # built by another session while we waited
+                if found is None:
+                    found = build()
+                    self.put(key, found, size_of(found))
+        finally:
+            with self._lock:
+                self._building.pop(key, None)
+        return found
+
+
+def deep_list_nbytes(sentences: list[list[str]]) -> int:
+    """Bytes of a list of token lists (the lists and their pointers; token strings are shared)."""
+    return sys.getsizeof(sentences) + sum(56 + 8 * len(s) for s in sentences)

@@ -1,0 +1,235 @@
+"""One process-wide queue for heavy work (training runs): a fixed number run at once, the rest wait.
+
+Plain threads, no Streamlit: a page submits a function, the scheduler runs it on one of its
+``workers`` threads when its turn comes, and the page polls the :class:`Job` it got back. Rules:
+- at most one running job per owner (a browser), and one active (queued or running) job per owner
+  and kind: asking again for a kind already active returns that job;
+- first come, first served among owners with nothing running; ``position`` says how many runs are
+  ahead and ``eta`` how long that is;
+- every run has a time cap: :meth:`JobContext.should_stop` turns true once it is exceeded, as it
+  does after :meth:`Job.stop`; a run that checks it ends early with a usable result;
+- a queued job that is stopped never runs; finished jobs are kept ``keep_seconds`` for their owner
+  to collect (after a page reload too), then forgotten.
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+ACTIVE = (QUEUED, RUNNING)
+
+
+class SchedulerBusy(RuntimeError):
+    """The queue is full: try again later."""
+
+
+@dataclass
+class Job:
+    """One submitted run. ``progress`` is in [0, 1]; ``status`` is the run's latest report payload."""
+
+    id: int
+    owner: str
+    kind: str
+    estimate: float
+    fn: Callable[[JobContext], Any] = field(repr=False)
+    params: dict[str, Any] = field(default_factory=dict)
+    state: str = QUEUED
+    progress: float = 0.0
+    status: Any = None
+    result: Any = None
+    error: str | None = None
+    stop_requested: bool = False
+    timed_out: bool = False
+    submitted: float = field(default_factory=time.monotonic)
+    started: float | None = None
+    finished: float | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE
+
+    @property
+    def elapsed(self) -> float:
+        if self.started is None:
+            return 0.0
+        return (self.finished or time.monotonic()) - self.started
+
+    def remaining(self) -> float:
+        """Seconds this job still needs, judged from its estimate and progress so far."""
+        if self.state == QUEUED:
+            return self.estimate
+        if self.state != RUNNING:
+            return 0.0
+        if self.progress > 0.05:
+            return max(self.elapsed / self.progress - self.elapsed, 0.0)
+        return max(self.estimate - self.elapsed, 0.0)
+
+
+class JobContext:
+    """What a running job sees: report progress, and ask whether it should stop."""
+
+    def __init__(self, job: Job, deadline: float) -> None:
+        self._job, self._deadline = job, deadline
+
+    def report(self, fraction: float, status: Any = None) -> bool:
+        """Record progress (and a payload the page shows); True when the run should stop now."""
+        self._job.progress = min(max(float(fraction), 0.0), 1.0)
+        if status is not None:
+            self._job.status = status
+        return self.should_stop()
+
+    def should_stop(self) -> bool:
+        if time.monotonic() >= self._deadline:
+            self._job.timed_out = True
+        return self._job.stop_requested or self._job.timed_out
+
+
+class Scheduler:
+    """``workers`` runs at once; each capped at ``time_cap`` seconds; at most ``max_queue`` waiting."""
+
+    def __init__(self, workers: int, time_cap: float = 300.0, max_queue: int = 400,
+                 keep_seconds: float = 1800.0, per_owner: int = 4) -> None:
+        if workers < 1:
+            raise ValueError("workers must be >= 1")
+        self.workers, self.time_cap, self.max_queue, self.keep_seconds = workers, time_cap, max_queue, keep_seconds
+        self.per_owner = per_owner
+        self._lock = threading.Condition()
+        self._queue: deque[Job] = deque()
+        self._jobs: dict[int, Job] = {}
+        self._ids = itertools.count(1)
+        self._threads: list[threading.Thread] = []
+
+    # ------------------------------------------------------------------ submitting and stopping
+    def submit(self, owner: str, kind: str, fn: Callable[[JobContext], Any], estimate: float = 30.0,
+               **params: Any) -> Job:
+        """Queue ``fn(context)`` for ``owner``. If the owner already has an active job of this kind,
+        that job is returned unchanged; ``SchedulerBusy`` when the queue (or the owner's share of
+        it) is full."""
+        with self._lock:
+            self._forget_old()
+            mine = [j for j in self._jobs.values() if j.owner == owner and j.active]
+            current = next((j for j in mine if j.kind == kind), None)
+            if current is not None:
+                return current
+            if len(self._queue) >= self.max_queue or len(mine) >= self.per_owner:
+                raise SchedulerBusy(f"{len(self._queue)} runs are waiting")
+            job = Job(next(self._ids), owner, kind, float(estimate), fn, dict(params))
+            self._jobs[job.id] = job
+            self._queue.append(job)
+            self._start_workers()
+            self._lock.notify_all()
+            return job
+
+    def stop(self, job: Job) -> None:
+        """Cancel a queued job; ask a running one to stop (it ends at its next check)."""
+        with self._lock:
+            job.stop_requested = True
+            if job.state == QUEUED:
+                self._queue.remove(job)
+                job.state, job.finished = CANCELLED, time.monotonic()
+            self._lock.notify_all()
+
+    # ------------------------------------------------------------------ reading
+    def active_job(self, owner: str, kind: str | None = None) -> Job | None:
+        with self._lock:
+            return next((j for j in self._jobs.values()
+                         if j.owner == owner and j.active and (kind is None or j.kind == kind)), None)
+
+    def jobs_of(self, owner: str) -> list[Job]:
+        """The owner's jobs still kept, newest first."""
+        with self._lock:
+            return sorted((j for j in self._jobs.values() if j.owner == owner), key=lambda j: -j.id)
+
+    def position(self, job: Job) -> int:
+        """How many runs are ahead of a queued job (queued before it, or running while no worker is free)."""
+        with self._lock:
+            if job.state != QUEUED:
+                return 0
+            ahead = list(itertools.takewhile(lambda j: j is not job, self._queue))
+            running = sum(j.state == RUNNING for j in self._jobs.values())
+            return len(ahead) + (running if running >= self.workers else 0)
+
+    def eta(self, job: Job) -> float:
+        """Seconds until a queued job starts: the work ahead of it shared among the workers."""
+        with self._lock:
+            if job.state != QUEUED:
+                return 0.0
+            ahead = list(itertools.takewhile(lambda j: j is not job, self._queue))
+            running = sorted(j.remaining() for j in self._jobs.values() if j.state == RUNNING)
+            finish = running + [0.0] * (self.workers - len(running))
+            for queued in ahead:  # simulate first-come first-served on the free workers
+                finish.sort()
+                finish[0] += min(queued.estimate, self.time_cap)
+            return min(finish) if finish else 0.0
+
+    def counts(self) -> dict[str, int]:
+        with self._lock:
+            return {"queued": len(self._queue), "running": sum(j.state == RUNNING for j in self._jobs.values())}
+
+    def wait(self, job: Job, timeout: float | None = None) -> bool:
+        """Block until the job is no longer active (tests, benches); True if it finished in time."""
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._lock:
+            while job.active:
+                left = None if end is None else end - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._lock.wait(left)
+            return True
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until no job is queued or running (tests, benches); True if that happened in time."""
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._lock:
+            while any(j.active for j in self._jobs.values()):
+                left = None if end is None else end - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._lock.wait(left)
+            return True
+
+    # ------------------------------------------------------------------ running
+    def _start_workers(self) -> None:
+        self._threads = [t for t in self._threads if t.is_alive()]
+        while len(self._threads) < self.workers:
+            thread = threading.Thread(target=self._work, name=f"lmlab-job-{len(self._threads)}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while (job := self._next_runnable()) is None:
+                    self._lock.wait()
+                self._queue.remove(job)
+                job.state, job.started = RUNNING, time.monotonic()
+            context = JobContext(job, job.started + self.time_cap)
+            try:
+                result, state, error = job.fn(context), DONE, None
+            except Exception as exc:  # the job failed: its owner sees the message, others are unaffected
+                result, state = None, FAILED
+                error = f"{type(exc).__name__}: {exc}"
+                traceback.print_exc()
+            with self._lock:
+                job.result, job.state, job.error, job.finished = result, state, error, time.monotonic()
+                if state == DONE:
+                    job.progress = 1.0
+                self._lock.notify_all()
+
+    def _next_runnable(self) -> Job | None:
+        """The first queued job whose owner has nothing running (call with the lock held)."""
+        busy = {j.owner for j in self._jobs.values() if j.state == RUNNING}
+        return next((j for j in self._queue if j.owner not in busy), None)
+
+    def _forget_old(self) -> None:
+        now = time.monotonic()
+        for job_id in [i for i, j in self._jobs.items()
+                       if not j.active and j.finished is not None and now - j.finished > self.keep_seconds]:
+            del self._jobs[job_id]
