@@ -148,3 +148,25 @@ def test_generator_dropout_is_reproducible_unbiased_and_off_in_eval():
     np.testing.assert_allclose(np.unique(a.numpy()), [0.0, 1 / 0.75], rtol=1e-6)
     drop.eval()
     assert torch.equal(drop(x), x)
+
+
+def test_an_upload_nobody_uses_any_more_is_dropped_with_everything_made_from_it():
+    from ui.uploads import UploadTracker
+
+    store = SizedStore(budget=1000)
+    store.put(("corpus", "a"), "A", 10, tag="upload:a")
+    store.put(("counts", "a"), "counts A", 10, tag="text:a")
+    store.put(("corpus", "b"), "B", 10, tag="upload:b")
+    store.put(("corpus", "english"), "E", 10)
+    tracker, live = UploadTracker(store), {"s1", "s2"}
+    tracker.touch("s1", "upload:a", "text:a")
+    tracker.touch("s2", "upload:a", "text:a")
+    tracker.touch("s3", "upload:b")
+    assert tracker.sweep(live.__contains__) == ["upload:b"]  # s3 has gone
+    assert ("corpus", "b") not in store and ("corpus", "a") in store and ("counts", "a") in store
+    live.discard("s1")
+    assert tracker.sweep(live.__contains__) == []  # s2 still shows upload a
+    tracker.touch("s2", "upload:c")  # s2 switched to another upload
+    assert sorted(tracker.sweep(live.__contains__)) == ["text:a", "upload:a"]
+    assert ("corpus", "a") not in store and ("counts", "a") not in store and store.get(("corpus", "english")) == "E"
+    assert store.nbytes == 10

@@ -99,3 +99,25 @@ def test_md_text_leaves_no_markdown_html_or_latex():
     escaped = md_text("**b** _i_ [l](http://x) <img src=x> $x$ :red[y] `c`")
     for raw in ("**", "](", "<img", "$x$", ":red[", "`c`"):
         assert raw not in escaped
+
+
+@pytest.mark.parametrize("stem", ["ngram", "chain_rule", "corpus"])
+def test_a_tiny_memory_budget_gives_messages_and_is_never_exceeded(stem, monkeypatch):
+    from lmcore.i18n import catalogue
+    from ui.models import data_store, model_registry
+
+    monkeypatch.setenv("LMLAB_MEMORY_MB", "3")
+    data_store.clear()
+    model_registry.clear()
+    try:
+        at = run_page(stem, "en")
+        assert errors(at) == []
+        store = data_store()
+        assert store.nbytes <= store.budget
+        if stem != "corpus":  # the counts do not fit: the page says so (a lower order, or too large)
+            said = [el.value for el in list(at.error) + list(at.info)]
+            prefixes = [catalogue()[k][0].split("{")[0] for k in ("memory.too_large", "memory.lower_order")]
+            assert any(text.startswith(p) for text in said for p in prefixes), said
+    finally:
+        data_store.clear()
+        model_registry.clear()

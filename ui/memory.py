@@ -52,6 +52,7 @@ class SizedStore(Generic[V]):
         self.budget, self.item_limit = budget, int(budget * item_share)
         self._lock = threading.Lock()
         self._items: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._tags: dict[Hashable, Hashable] = {}  # key -> tag (e.g. the upload an item was made from)
         self._building: dict[Hashable, threading.Lock] = {}
         self._bytes = 0
 
@@ -76,19 +77,34 @@ class SizedStore(Generic[V]):
             self._items.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, value: V, size: int) -> None:
+    def put(self, key: Hashable, value: V, size: int, tag: Hashable = None) -> None:
         """Store ``value`` as ``size`` bytes, evicting the least recently used items to make room."""
         if size > self.item_limit:
             raise TooLarge(size, self.item_limit)
         with self._lock:
-            if key in self._items:
-                self._bytes -= self._items.pop(key)[1]
+            self._drop(key)
             while self._items and self._bytes + size > self.budget:
-                self._bytes -= self._items.popitem(last=False)[1][1]
+                self._drop(next(iter(self._items)))
             self._items[key] = (value, size)
             self._bytes += size
+            if tag is not None:
+                self._tags[key] = tag
 
-    def get_or_build(self, key: Hashable, build: Callable[[], V], size_of: Callable[[V], int]) -> V:
+    def discard_tag(self, tag: Hashable) -> int:
+        """Drop every item stored with ``tag``; the number dropped."""
+        with self._lock:
+            keys = [k for k, t in self._tags.items() if t == tag]
+            for key in keys:
+                self._drop(key)
+            return len(keys)
+
+    def _drop(self, key: Hashable) -> None:  # with the lock held
+        if key in self._items:
+            self._bytes -= self._items.pop(key)[1]
+        self._tags.pop(key, None)
+
+    def get_or_build(self, key: Hashable, build: Callable[[], V], size_of: Callable[[V], int],
+                     tag: Hashable = None) -> V:
         found = self.get(key)
         if found is not None:
             return found
@@ -99,7 +115,7 @@ class SizedStore(Generic[V]):
                 found = self.get(key)  # built by another session while we waited
                 if found is None:
                     found = build()
-                    self.put(key, found, size_of(found))
+                    self.put(key, found, size_of(found), tag)
         finally:
             with self._lock:
                 self._building.pop(key, None)

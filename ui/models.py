@@ -17,6 +17,7 @@ from lmcore.ngram import MAX_ORDER, NgramCounts, NgramModel, count_ngrams
 from lmcore.training.registry import ModelRegistry, OwnerModels
 from ui.jobs import owner_id
 from ui.memory import SizedStore, TooLarge, budget_bytes
+from ui.state import tr
 
 MODEL_SHARE = 0.2  # of the memory budget, for trained models; the rest for corpora and counts
 
@@ -31,6 +32,12 @@ def data_store() -> SizedStore:
 def model_registry() -> ModelRegistry:
     """Trained models of every browser (each sees only its own), bounded by bytes."""
     return ModelRegistry(int(budget_bytes() * MODEL_SHARE))
+
+
+def text_tag(corpus: Corpus) -> str:
+    """What every stored item made from this corpus's text is tagged with (its text digest), so the
+    items of an upload can be dropped together when no session uses it any more."""
+    return "text:" + corpus.key.split("-")[0]
 
 
 def session_models() -> OwnerModels:
@@ -72,17 +79,25 @@ def count_order(corpus: Corpus) -> int:
 
 
 def ngram_counts(corpus: Corpus) -> NgramCounts:
-    """n-gram counts of the corpus's (unk-mapped) training split, orders 1..count_order(corpus)."""
-    order = count_order(corpus)
-    return data_store().get_or_build(("counts", corpus.key, order),
-                                     lambda: count_ngrams(corpus.mapped("train"), order), _size)
+    """n-gram counts of the corpus's (unk-mapped) training split, orders 1..count_order(corpus).
+
+    A text too large for the memory budget even at order 1 stops the page with a message."""
+    try:
+        order = count_order(corpus)
+        return data_store().get_or_build(("counts", corpus.key, order),
+                                         lambda: count_ngrams(corpus.mapped("train"), order), _size, text_tag(corpus))
+    except TooLarge as error:
+        st.error(tr("memory.too_large", needed=round(error.needed / 2**20), allowed=round(error.allowed / 2**20)))
+        st.stop()
 
 
 def ngram_model(corpus: Corpus, order: int, method: str = "modified-kn", delta: float = 1.0,
                 discount: float = 0.75) -> NgramModel:
     """The n-gram model of this order and smoothing method on the corpus's training split."""
     counts = ngram_counts(corpus)
-    order = min(order, counts.max_order)
+    if order > counts.max_order:
+        st.info(tr("memory.lower_order", order=counts.max_order, wanted=order))
+        order = counts.max_order
     return data_store().get_or_build(("ngram", corpus.key, order, method, delta, discount),
                                      lambda: NgramModel(counts, order, method, delta=delta, discount=discount),
-                                     lambda model: arrays_nbytes(model.levels) + 2**16)
+                                     lambda model: arrays_nbytes(model.levels) + 2**16, text_tag(corpus))

@@ -13,7 +13,8 @@ from lmcore.corpus.limits import APP_LIMITS
 from lmcore.i18n import LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
 from ui.memory import TooLarge, deep_list_nbytes
-from ui.models import data_store
+from ui.models import data_store, text_tag
+from ui.uploads import track_upload
 from ui.state import labeller, query_param, set_query_params, tr
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -104,7 +105,11 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
         finally:
             placeholder.empty()
 
-    return data_store().get_or_build(key, build, corpus_nbytes)
+    tag = "upload:" + upload["digest"] if upload else None
+    corpus = data_store().get_or_build(key, build, corpus_nbytes, tag)
+    if upload:
+        track_upload(tag, text_tag(corpus))
+    return corpus
 
 
 def render_sidebar() -> Corpus:
