@@ -43,10 +43,10 @@ def model_label(choice: str) -> str:
 
 c1, c2 = st.columns(2)
 choices = list(METHODS) + list(neural)
-default_method = query_param("method", "modified-kn")
-method = c1.selectbox(tr("chain_rule.model"), choices, index=choices.index(default_method) if default_method in choices else 4,
+default_method = query_param("method", "modified-kn", choices=choices)
+method = c1.selectbox(tr("chain_rule.model"), choices, index=choices.index(default_method),
                       format_func=model_label, key="chain_method")
-order = c2.slider(tr("chain_rule.order"), 1, 6, min(max(query_param("n", 3), 1), 6), key="chain_order",
+order = c2.slider(tr("chain_rule.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="chain_order",
                   disabled=method in neural)
 set_query_params(method=method, n=order)
 if method in neural:

@@ -48,7 +48,7 @@ with left:
     st.plotly_chart(length_histogram(figures["lengths"], lang=lang()), width="stretch")
 with right:
     st.subheader(tr("corpus.top.header"))
-    n_top = st.select_slider(tr("corpus.top.n"), [10, 20, 50, 100, 200, 500], value=query_param("top", 20), key="corpus_top")
+    n_top = st.select_slider(tr("corpus.top.n"), [10, 20, 50, 100, 200, 500], value=query_param("top", 20, choices=[10, 20, 50, 100, 200, 500]), key="corpus_top")
     set_query_params(top=n_top)
     table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"), tr("corpus.top.share")])
     table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]

@@ -32,17 +32,17 @@ st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \m
 neural_lm = session_models().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
 sources = (["textbook", "ngram"] + (["neural"] if neural_lm else [])
            + (["seq2seq"] if shipped_models() else []))
-wanted = query_param("src", "textbook")
+wanted = query_param("src", "textbook", choices=sources)
 source = st.radio(tr("decoding.source"), sources, format_func=labeller("decoding.source"),
-                  index=sources.index(wanted) if wanted in sources else 0,
+                  index=sources.index(wanted),
                   horizontal=True, key="decoding_source")
 
 c1, c2, c3, c4 = st.columns(4)
-k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2), key="decoding_k")
+k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2, lo=1, hi=10), key="decoding_k")
 default_len = {"textbook": 4, "ngram": 10, "neural": 10}.get(source, 12)
-max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len), key=f"decoding_L_{source}")
-alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7), 0.1, key="decoding_alpha")
-shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2), key="decoding_pruned")
+max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len, lo=1, hi=20), key=f"decoding_L_{source}")
+alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7, lo=0.0, hi=2.0), 0.1, key="decoding_alpha")
+shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2, lo=0, hi=5), key="decoding_pruned")
 set_query_params(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
 
 if source == "textbook":
@@ -51,11 +51,11 @@ if source == "textbook":
 elif source in ("ngram", "neural"):
     corpus = current_corpus()
     if source == "ngram":
-        order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3), key="decoding_order")
+        order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3, lo=2, hi=4), key="decoding_order")
         set_query_params(n=order)
     else:
         st.caption(tr("decoding.neural_note", steps=neural_lm.steps_done, hidden=neural_lm.config.hidden_size))
-    prompt = st.text_input(tr("decoding.prompt"), query_param("prompt", ""), help=tr("decoding.prompt_help"),
+    prompt = st.text_input(tr("decoding.prompt"), query_param("prompt", "")[:200], help=tr("decoding.prompt_help"),
                            key="decoding_prompt", max_chars=200)
     set_query_params(prompt=prompt)
     words = corpus.vocab.map(tokenize(prompt, corpus.settings.tokenizer, corpus.settings.lowercase))
@@ -68,7 +68,7 @@ else:
     tasks = sorted({task for task, _ in shipped_models()})
     task = st.radio(tr("decoding.seq2seq_task"), tasks, format_func=labeller("seq2seq.task"), horizontal=True,
                     key="decoding_s2s_task")
-    digits = st.text_input(tr("decoding.seq2seq_source"), query_param("x", "40213"), key="decoding_s2s_source",
+    digits = st.text_input(tr("decoding.seq2seq_source"), query_param("x", "40213")[:12], key="decoding_s2s_source",
                            max_chars=12)
     set_query_params(x=digits)
     source_tokens = parse_source(task, digits, 1, 8)

@@ -44,9 +44,9 @@ with st.spinner(tr("ngram.fitting")):
     counts = ngram_counts(corpus)
 
 c1, c2, c3 = st.columns(3)
-order = c1.slider(tr("ngram.order"), 1, 6, min(max(query_param("n", 3), 1), 6), key="ngram_order")
-delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0), 0.01, key="ngram_delta")
-d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75), 0.05, key="ngram_d")
+order = c1.slider(tr("ngram.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="ngram_order")
+delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0, lo=0.01, hi=2.0), 0.01, key="ngram_delta")
+d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75, lo=0.05, hi=0.95), 0.05, key="ngram_d")
 set_query_params(n=order, delta=delta, d=d)
 with st.spinner(tr("ngram.fitting")):
     models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}

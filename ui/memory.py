@@ -22,7 +22,7 @@ def budget_bytes() -> int:
     configured = os.environ.get("LMLAB_MEMORY_MB", "").strip()
     if configured:
         try:
-            return max(16, int(float(configured))) * 2**20
+            return max(1, int(float(configured))) * 2**20
         except ValueError:
             pass
     try:

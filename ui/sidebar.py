@@ -15,7 +15,7 @@ from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_setting
 from ui.memory import TooLarge, deep_list_nbytes
 from ui.models import data_store, text_tag
 from ui.uploads import track_upload
-from ui.state import labeller, query_param, set_query_params, tr
+from ui.state import labeller, md_text, query_param, set_query_params, tr
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 SYNTHETIC_SIZES = range(200, 20001, 200)
@@ -127,7 +127,7 @@ def render_sidebar() -> Corpus:
         sources,
         key="source",
         on_change=_on_source_change,
-        format_func=labeller("sidebar.sample", name=upload_name),
+        format_func=labeller("sidebar.sample", name=md_text(upload_name)),
     )
     sidebar.file_uploader(
         tr("sidebar.upload"),
