@@ -11,7 +11,7 @@ import numpy as np
 
 from lmcore.corpus.decoding import clean_text, decode_bytes
 from lmcore.corpus.errors import CorpusError
-from lmcore.corpus.segmentation import SENTENCE_MODES, TOKENIZERS, split_sentences, tokenize
+from lmcore.corpus.segmentation import SENTENCE_MODES, TOKENIZERS, marker_counts, split_sentences, tokenize
 from lmcore.corpus.vocabulary import Vocabulary
 
 Progress = Callable[[float, str], None]
@@ -45,6 +45,8 @@ class Corpus:
     :meth:`mapped` gives them with out-of-vocabulary tokens replaced by ``<unk>``.
     ``true_entropy`` is the source's entropy rate in nats per token (``</s>`` counted) when the
     corpus was sampled from a known source, so ``exp(true_entropy)`` is the perplexity floor.
+    ``markers`` counts the literal ``<unk>``, ``<s>`` and ``</s>`` found in the text (read as the
+    models' own unknown-word symbol and sentence boundaries, see :func:`tokenize`).
     """
 
     name: str
@@ -58,6 +60,7 @@ class Corpus:
     test: list[list[str]]
     vocab: Vocabulary
     true_entropy: float | None = None
+    markers: dict[str, int] = field(default_factory=dict, compare=False)
     _mapped: dict[str, list[list[str]]] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
@@ -153,4 +156,5 @@ def build_corpus(
         test=[tokenised[i] for i in test_ix],
         vocab=vocab,
         true_entropy=true_entropy,
+        markers=marker_counts(text),
     )
