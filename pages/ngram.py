@@ -6,6 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from lmcore.corpus.segmentation import tokenize
+from lmcore.corpus.stats import continuation_example
+from lmcore.figures.labels import tex_words
 from lmcore.figures.ngram import (continuation_figure, method_label, next_word_figure, perplexity_heatmap,
                                   sparsity_figure, unseen_mass_figure)
 from lmcore.ngram import METHODS
@@ -26,6 +28,11 @@ def grid_for(key: str, delta: float, d: float, _counts, _valid):
 @st.cache_data(show_spinner=False, max_entries=8)
 def sparsity_for(key: str, _counts, _valid):
     return unseen_share_by_order(_counts, _valid, 5)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def example_for(key: str, _cc, _train):
+    return continuation_example(_cc.words, _cc.count, _cc.continuation, _train)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -63,7 +70,9 @@ else:
     else:
         text = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed")
         typed = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
-        start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start")
+        full = len(typed) >= order - 1  # the last n−1 typed words fill the context: <s> cannot enter it
+        start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start", disabled=full,
+                            help=tr("ngram.sentence_start_full", k=order - 1) if full else None)
         context = (["<s>"] if start else []) + corpus.vocab.map(typed)
 
 n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows")
@@ -72,6 +81,10 @@ st.subheader(tr("ngram.table.header"))
 st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
 if order > 1 and table.context_count == 0:
     st.warning(tr("ngram.context_unseen"))
+n_seen = int(np.count_nonzero(table.counts))
+if n_seen < n_rows:  # the slider asks for more words than ever follow h
+    st.caption(tr("ngram.table.none_seen" if n_seen == 0 else "ngram.table.fewer", seen=n_seen,
+                  unseen=len(table.words) - n_seen, n=n_rows))
 frame = table_frame(table, lang())
 st.dataframe(frame.style.format(precision=4).format("{:,.0f}", subset=[tr("ngram.table.count")]).map(
     lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[method_label("mle", lang())]), hide_index=True,
@@ -91,10 +104,10 @@ st.subheader(tr("ngram.formula.header"))
 word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
 lm_add = models["add-delta"]
 st.markdown(tr("ngram.formula.add_delta"))
-st.latex(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta, len(lm_add.vocab),
-                         lm_add.prob(word, context)))
+st.latex(tex_words(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta,
+                                   len(lm_add.vocab), lm_add.prob(word, context)), lang(), ("smooth",)))
 st.markdown(tr("ngram.formula.kn"))
-st.latex(NOTES_KN)
+st.latex(tex_words(NOTES_KN, lang()))
 st.latex(kn_notes_latex(word, kn_terms(models["kn-notes"], word, context)))
 st.caption(tr("ngram.formula.kn_counts", value=f"{models['kn-interp'].prob(word, context):.5f}"))
 
@@ -110,9 +123,13 @@ if valid:
         grid = grid_for(corpus.key, delta, d, counts, valid)
     st.plotly_chart(perplexity_heatmap(GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), width="stretch")
 
-st.subheader(tr("ngram.cont.header"))
-st.caption(tr("ngram.cont.caption"))
 cc = continuation_counts(counts)
+example = example_for(corpus.key, cc, train)
+st.subheader(tr("ngram.cont.header_example", word=example.word) if example else tr("ngram.cont.header"))
+st.caption(tr("ngram.cont.caption"))
+if example:
+    st.caption(tr("ngram.cont.example", word=example.word, count=example.count, contexts=example.contexts,
+                  before=example.before, before_count=example.before_count))
 ratio = cc.count / np.maximum(cc.continuation, 1)
 ratio[:2] = 0
 label = [int(i) for i in np.argsort(-ratio)[:10]]

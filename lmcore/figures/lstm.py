@@ -10,11 +10,15 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
+from lmcore.figures.placement import token_ticks
 
+from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 
 GATE_SCALE = "Viridis"
 SIGNED_SCALE = "RdBu_r"
+AXIS_WIDTH = 640
+"""Narrowest plotting-area width (px) of a token-axis chart at 1280×720 (beside a colour bar)."""
 
 
 def _labels(symbols: Sequence[str]) -> list[str]:
@@ -23,11 +27,13 @@ def _labels(symbols: Sequence[str]) -> list[str]:
 
 
 def _token_axis(symbols: Sequence[str], max_ticks: int = 60) -> dict:
-    """An x axis of integer positions with the tokens as tick text (repeated labels stay apart)."""
-    step = max(1, math.ceil(len(symbols) / max_ticks))
+    """An x axis of integer positions with the tokens as tick text (repeated labels stay apart),
+    horizontal where they fit or are Chinese, thinned to fit (see :func:`token_ticks`)."""
+    step, horizontal = token_ticks(["␣" if s == " " else str(s) for s in symbols], AXIS_WIDTH, max_ticks)
     ticks = list(range(0, len(symbols), step))
     labels = _labels(symbols)
-    return dict(tickmode="array", tickvals=ticks, ticktext=[labels[i] for i in ticks], tickangle=-60)
+    return dict(tickmode="array", tickvals=ticks, ticktext=[labels[i] for i in ticks],
+                tickangle=0 if horizontal else -60)
 
 
 def unit_heatmap(values: np.ndarray, symbols: Sequence[str], units: Sequence[int], title: str,
@@ -52,14 +58,16 @@ def unit_heatmap(values: np.ndarray, symbols: Sequence[str], units: Sequence[int
     fig = go.Figure(heat)
     if marker is not None:
         fig.add_vrect(x0=marker - 0.5, x1=marker + 0.5, line=dict(color="black", width=2))
-    y_step = max(1, math.ceil(n_units / 32))
+    height = max(280, min(700, 10 * n_units + 140))
+    row_px = (height - 130) / max(1, n_units)  # plotting area (margins 50 + 80) per unit row
+    y_step = max(1, math.ceil(17 / row_px))  # unit numbers at least 17 px apart (13 px text)
     fig.update_layout(
-        title=title, height=max(280, min(700, 10 * n_units + 140)), margin=dict(t=50, b=80),
+        title=title, height=height, margin=dict(t=50, b=80),
         xaxis=dict(title=t("lstm.fig.position", lang), **_token_axis(symbols)),
         yaxis=dict(title=t("lstm.fig.unit", lang), autorange="reversed", tickmode="array",
                    tickvals=list(range(0, n_units, y_step)), ticktext=[str(u) for u in list(units)[::y_step]]),
     )
-    return fig
+    return readable(fig)
 
 
 def activation_html(symbols: Sequence[str], values: np.ndarray, char_level: bool = False,
@@ -104,10 +112,11 @@ def gradient_path_figure(symbols: Sequence[str], forget_norm: np.ndarray, exact_
     fig.update_layout(
         title=t("lstm.fig.gradient_title", lang), height=420, margin=dict(t=60, b=80),
         xaxis=dict(title=t("lstm.fig.k", lang), **_token_axis(symbols)),
-        yaxis=dict(type="log", dtick=1, title=t("lstm.fig.gain", lang), exponentformat="power"),
+        yaxis=dict(title=t("lstm.fig.gain", lang)),
         legend=dict(orientation="h", y=-0.35),
     )
-    return fig
+    log_axis(fig, "y")
+    return readable(fig)
 
 
 def edit_travel_figure(symbols: Sequence[str], norms: dict[str, np.ndarray], position: int,
@@ -121,7 +130,7 @@ def edit_travel_figure(symbols: Sequence[str], norms: dict[str, np.ndarray], pos
     fig.update_layout(title=t("lstm.fig.travel_title", lang), height=340, margin=dict(t=50, b=80),
                       xaxis=dict(title=t("lstm.fig.position", lang), **_token_axis(symbols)),
                       yaxis=dict(title="‖Δ‖₂"), legend=dict(orientation="h", y=-0.45))
-    return fig
+    return readable(fig)
 
 
 def next_token_shift_figure(vocab: Sequence[str], before: np.ndarray, after: np.ndarray, top: int = 12,
@@ -134,7 +143,7 @@ def next_token_shift_figure(vocab: Sequence[str], before: np.ndarray, after: np.
     fig.add_bar(y=labels, x=after[keep], orientation="h", name=t("lstm.fig.after", lang))
     fig.update_layout(title=t("lstm.fig.next_title", lang), barmode="group", height=60 + 28 * len(keep),
                       xaxis=dict(title=t("lstm.fig.prob", lang)), margin=dict(t=50, b=40))
-    return fig
+    return readable(fig)
 
 
 def training_curve_figure(steps: Sequence[int], train_ppl: Sequence[float], valid_steps: Sequence[int],
@@ -144,11 +153,18 @@ def training_curve_figure(steps: Sequence[int], train_ppl: Sequence[float], vali
     fig.add_scatter(x=list(steps), y=list(train_ppl), mode="lines", name=t("lstm.fig.train_ppl", lang))
     fig.add_scatter(x=list(valid_steps), y=list(valid_ppl), mode="lines+markers", name=t("lstm.fig.valid_ppl", lang))
     if floor is not None:
-        fig.add_hline(y=floor, line=dict(dash="dash", color="grey"),
-                      annotation_text=t("lstm.fig.floor", lang, ppl=floor))
+        _named_line(fig, floor, "grey", t("lstm.fig.floor", lang, ppl=floor))
     fig.update_layout(title=t("lstm.fig.curve_title", lang), height=360, margin=dict(t=50, b=40),
-                      xaxis=dict(title=t("lstm.fig.step", lang)), yaxis=dict(type="log", title="PPL"))
-    return fig
+                      xaxis=dict(title=t("lstm.fig.step", lang)), yaxis=dict(title="PPL"))
+    log_axis(fig, "y")
+    return readable(fig)
+
+
+def _named_line(fig: go.Figure, y: float, colour: str, name: str) -> None:
+    """A dashed horizontal line at ``y`` named in the legend (a label on the plot would sit over
+    the curves or bars)."""
+    fig.add_hline(y=y, line=dict(dash="dash", color=colour))
+    fig.add_scatter(x=[None], y=[None], mode="lines", line=dict(dash="dash", color=colour), name=name)
 
 
 def comparison_figure(names: Sequence[str], ppl: Sequence[float], families: Sequence[str],
@@ -157,14 +173,14 @@ def comparison_figure(names: Sequence[str], ppl: Sequence[float], families: Sequ
     finite = [p for p in ppl if math.isfinite(p)]
     cap = 1.15 * max(finite) if finite else 1.0
     fig = go.Figure(go.Bar(
-        x=list(names), y=[p if math.isfinite(p) else cap for p in ppl],
+        x=list(names), y=[p if math.isfinite(p) else cap for p in ppl], showlegend=False,
         text=[f"{p:.2f}" if math.isfinite(p) else "∞" for p in ppl], textposition="outside",
         marker=dict(color=["#1f77b4" if f == "neural" else "#9e9e9e" for f in families],
                     pattern=dict(shape=["" if math.isfinite(p) else "/" for p in ppl])),
     ))
     if floor is not None:
-        fig.add_hline(y=floor, line=dict(dash="dash", color="red"),
-                      annotation_text=t("lstm.fig.floor", lang, ppl=floor))
-    fig.update_layout(title=t("lstm.fig.compare_title", lang), height=400, margin=dict(t=50, b=40),
-                      yaxis=dict(title="PPL", range=[0, cap * 1.1]))
-    return fig
+        _named_line(fig, floor, "red", t("lstm.fig.floor", lang, ppl=floor))
+    fig.update_layout(title=t("lstm.fig.compare_title", lang), height=400, margin=dict(t=80, b=40),
+                      yaxis=dict(title="PPL", range=[0, cap * 1.1]),
+                      legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"))
+    return readable(fig)

@@ -7,10 +7,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text, plotly_texts
+from lmcore.figures.placement import Frame, place_labels
+from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 from lmcore.lm_protocol import TokenLogProbs
 
 MAX_DIE_FACES = 60
+CONT_WIDTH, CONT_HEIGHT = 700, 460
+"""Plotting area width (px) the continuation scatter's labels are laid out for, and its height."""
+CONT_MARGIN = dict(t=80, b=50, l=60, r=20)
+LABEL_SPOTS = ("top center", "bottom center", "middle right", "middle left")
 
 
 def method_label(method: str, lang: str = "en") -> str:
@@ -28,7 +34,7 @@ def next_word_figure(words: Sequence[str], dists: dict[str, np.ndarray], lang: s
     fig.update_layout(title=t("ngram.fig.next.title", lang), barmode="group",
                       xaxis=dict(tickvals=x, ticktext=plotly_texts(words), title=t("ngram.fig.next.x", lang)),
                       yaxis=dict(title="P(w | h)"), margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def unseen_mass_figure(methods: Sequence[str], mass: Sequence[float], lang: str = "en") -> go.Figure:
@@ -37,7 +43,7 @@ def unseen_mass_figure(methods: Sequence[str], mass: Sequence[float], lang: str 
                            text=[f"{v:.3f}" for v in mass], textposition="outside"))
     fig.update_layout(title=t("ngram.fig.unseen.title", lang), yaxis=dict(title=t("ngram.fig.unseen.y", lang)),
                       margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def sparsity_figure(shares: Sequence[float], lang: str = "en") -> go.Figure:
@@ -48,7 +54,7 @@ def sparsity_figure(shares: Sequence[float], lang: str = "en") -> go.Figure:
                       xaxis=dict(title="n", tickvals=n), yaxis=dict(title=t("ngram.fig.sparsity.y", lang),
                                                                    tickformat=".0%", range=[0, 1.1]),
                       margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def perplexity_heatmap(orders: Sequence[int], methods: Sequence[str], grid: np.ndarray,
@@ -66,27 +72,39 @@ def perplexity_heatmap(orders: Sequence[int], methods: Sequence[str], grid: np.n
         title += " — " + t("ngram.fig.grid.floor", lang, floor=floor)
     fig.update_layout(title=title, xaxis=dict(tickvals=x, ticktext=[method_label(m, lang) for m in methods]),
                       yaxis=dict(title="n", tickvals=list(orders), autorange="reversed"), margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def continuation_figure(words: Sequence[str], counts: np.ndarray, continuation: np.ndarray,
                         label: Sequence[int] = (), lang: str = "en") -> go.Figure:
-    """Each word at (C(w), N1+(• w)), log axes; words in ``label`` named (the 'Francisco' words:
-    frequent, yet after very few distinct words)."""
-    keep = (np.asarray(counts) > 0) & (np.asarray(continuation) > 0)
+    """Each word at (C(w), N1+(• w)), log axes; words in ``label`` named, in that order of priority,
+    where their name has room (the 'Francisco' words: frequent, yet after very few distinct words)."""
+    counts, continuation = np.asarray(counts), np.asarray(continuation)
+    keep = (counts > 0) & (continuation > 0)
     idx = np.nonzero(keep)[0]
     fig = go.Figure()
-    fig.add_scatter(x=np.asarray(counts)[idx], y=np.asarray(continuation)[idx], mode="markers",
+    hover = "%{customdata}: C=%{x}, N1+=%{y}<extra></extra>"
+    fig.add_scatter(x=counts[idx], y=continuation[idx], mode="markers",
                     marker=dict(size=5, opacity=0.5), name=t("ngram.fig.cont.words", lang),
-                    text=plotly_texts(words[i] for i in idx), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
-    lab = [i for i in label if keep[i]]
-    fig.add_scatter(x=np.asarray(counts)[lab], y=np.asarray(continuation)[lab], mode="markers+text",
-                    text=plotly_texts(words[i] for i in lab), textposition="top center", marker=dict(size=8, color="crimson"),
-                    name=t("ngram.fig.cont.labelled", lang), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
-    fig.update_layout(title=t("ngram.fig.cont.title", lang),
-                      xaxis=dict(type="log", dtick=1, title=t("ngram.fig.cont.x", lang)),
-                      yaxis=dict(type="log", dtick=1, title=t("ngram.fig.cont.y", lang)), margin=dict(t=60, b=40))
-    return fig
+                    customdata=plotly_texts(words[i] for i in idx), hovertemplate=hover)
+    lab = [int(i) for i in label if keep[i]]
+    fig.update_layout(title=t("ngram.fig.cont.title", lang), height=CONT_HEIGHT,
+                      xaxis=dict(title=t("ngram.fig.cont.x", lang)),
+                      yaxis=dict(title=t("ngram.fig.cont.y", lang)), margin=CONT_MARGIN,
+                      legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"))
+    log_axis(fig, "x", values=list(counts[idx]))
+    log_axis(fig, "y", values=list(continuation[idx]))
+    frame = Frame(tuple(fig.layout.xaxis.range), tuple(fig.layout.yaxis.range), CONT_WIDTH,
+                  CONT_HEIGHT - CONT_MARGIN["t"] - CONT_MARGIN["b"])
+    points = [frame.px(np.log10(counts[i]), np.log10(continuation[i])) for i in lab]
+    where = place_labels(points, [str(words[i]) for i in lab], [LABEL_SPOTS] * len(lab), range(len(lab)),
+                         bounds=(frame.width, frame.height))
+    fig.add_scatter(x=counts[lab], y=continuation[lab], mode="markers+text",
+                    text=[plotly_text(words[i]) if w else "" for i, w in zip(lab, where)],
+                    textposition=[w or "top center" for w in where], textfont=dict(size=12),
+                    customdata=plotly_texts(words[i] for i in lab), marker=dict(size=8, color="crimson"),
+                    name=t("ngram.fig.cont.labelled", lang), hovertemplate=hover)
+    return readable(fig)
 
 
 def path_text(scores: TokenLogProbs, i: int, lang: str = "en") -> str:
@@ -124,9 +142,10 @@ def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     fig = go.Figure(go.Bar(x=x, y=p, marker_color=colors, hovertext=hover, hoverinfo="text",
                            text=[f"{v:.3g}" for v in p], textposition="outside"))
     fig.update_layout(title=t("chain_rule.fig.bars.title", lang),
-                      xaxis=dict(tickvals=x, ticktext=ticks), yaxis=dict(title="P(x_t | x_<t)", type="log", dtick=1, exponentformat="power"),
+                      xaxis=dict(tickvals=x, ticktext=ticks), yaxis=dict(title="P(x_t | x_<t)"),
                       margin=dict(t=60, b=40))
-    return fig
+    log_axis(fig, "y", values=[v for v in p if v > 0] + [1.0], headroom=0.12)  # room for the labels above bars
+    return readable(fig)
 
 
 def cumulative_logprob_figure(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
@@ -137,7 +156,7 @@ def cumulative_logprob_figure(scores: TokenLogProbs, lang: str = "en") -> go.Fig
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(cum), cum, None), mode="lines+markers"))
     fig.update_layout(title=t("chain_rule.fig.cum.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
                       yaxis=dict(title=t("chain_rule.fig.cum.y", lang)), margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def running_perplexity_figure(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
@@ -147,8 +166,9 @@ def running_perplexity_figure(scores: TokenLogProbs, lang: str = "en") -> go.Fig
         run = np.exp(-np.cumsum(scores.logprobs) / np.arange(1, len(x) + 1))
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(run), run, None), mode="lines+markers"))
     fig.update_layout(title=t("chain_rule.fig.run.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
-                      yaxis=dict(title="PPL", type="log", dtick="D2"), margin=dict(t=60, b=40))
-    return fig
+                      yaxis=dict(title="PPL"), margin=dict(t=60, b=40))
+    log_axis(fig, "y")
+    return readable(fig)
 
 
 def uniform_die_figure(ppl: float, lang: str = "en") -> go.Figure:
@@ -160,4 +180,4 @@ def uniform_die_figure(ppl: float, lang: str = "en") -> go.Figure:
     fig.update_layout(title=t("chain_rule.fig.die.title", lang, k=k) + note, bargap=0.1,
                       xaxis=dict(title=t("chain_rule.fig.die.x", lang)), yaxis=dict(title="1/k"),
                       margin=dict(t=60, b=40), showlegend=False)
-    return fig
+    return readable(fig)
