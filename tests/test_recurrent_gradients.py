@@ -10,10 +10,11 @@ from lmcore.recurrent.gradient_flow import (
     curve_for, curves_over_seeds, gradient_curve, readout_vector, regime, theory_line,
 )
 from lmcore.recurrent.jacobian import (
-    forget_gate_approximation, jacobian_product, lstm_cell_jacobian, lstm_cell_jacobian_autograd,
-    mean_activation_derivative, per_step_jacobian_norms, product_norms,
+    forget_gate_approximation, lstm_cell_jacobian, mean_activation_derivative, per_step_jacobian_norms,
+    product_norms,
 )
 from lmcore.recurrent.weights import CellSpec, random_cell, random_inputs, scaled_orthogonal
+from tests.recurrent_oracles import jacobian_product, lstm_cell_jacobian_autograd, rnn_state_jacobian
 
 torch.set_num_threads(1)
 F64 = torch.float64
@@ -51,20 +52,12 @@ def test_one_pass_curve_equals_separate_autograd_per_k():
 
 
 @pytest.mark.parametrize("activation", ["tanh", "sigmoid", "relu"])
-def test_jacobian_product_equals_autograd(activation):
+def test_notes_product_of_step_factors_equals_autograd(activation):
     w = _rnn(n=5, sigma1=1.3, activation=activation, seed=2)
     x = random_inputs(12, 3, 1.0, 2)
-    trace = run_rnn(w, x)
     k, t = 3, 11
-
-    def h_t_of(h_k):
-        h = h_k
-        for j in range(k + 1, t + 1):
-            _, h = rnn_step(w, h, x[j - 1])
-        return h
-
-    autograd_jac = torch.autograd.functional.jacobian(h_t_of, trace.h[k].detach())
-    product = jacobian_product(w, trace, k, t)
+    autograd_jac = rnn_state_jacobian(w, x, k, t)
+    product = jacobian_product(w, run_rnn(w, x), k, t)  # ∏ step_factor(w, z(j)), j = k+1..t
     rel = (product - autograd_jac.T).norm() / autograd_jac.norm()
     assert rel <= 1e-8
     # the product's norm never exceeds the notes' bound (σ1·γ)^(t−k)
@@ -72,15 +65,16 @@ def test_jacobian_product_equals_autograd(activation):
     assert torch.linalg.matrix_norm(product, 2) <= (1.3 * gamma) ** (t - k) * (1 + 1e-12)
 
 
-def test_product_norms_match_explicit_products_and_step_norms():
+def test_product_norms_match_autograd_jacobians_and_step_norms():
     w = _rnn(n=4, sigma1=0.9, seed=3)
-    trace = run_rnn(w, random_inputs(10, 3, 2.0, 3))
+    x = random_inputs(10, 3, 2.0, 3)
+    trace = run_rnn(w, x)
     norms = product_norms(w, trace)
     for k in (10, 7, 1):
-        expected = torch.linalg.matrix_norm(jacobian_product(w, trace, k, 10), 2)
+        expected = torch.linalg.matrix_norm(rnn_state_jacobian(w, x, k, 10), 2)
         assert norms[10 - k] == pytest.approx(float(expected), rel=1e-10)
     steps = per_step_jacobian_norms(w, trace)
-    assert steps[4] == pytest.approx(float(torch.linalg.matrix_norm(jacobian_product(w, trace, 4, 5), 2)))
+    assert steps[4] == pytest.approx(float(torch.linalg.matrix_norm(rnn_state_jacobian(w, x, 4, 5), 2)))
     d = mean_activation_derivative(w, trace)
     assert d[0] == pytest.approx(float((1 - torch.tanh(trace.z[1]) ** 2).mean()))
     assert np.all((d > 0) & (d <= 1))

@@ -5,8 +5,9 @@ The loss is a fixed linear read-out of the last state, J(T) = vᵀ h(T) with ‖
 
     ∂J(T)/∂h(k) = ∂J(T)/∂h(T) · ∏_{j=k+1..T} ∂h(j)/∂h(j−1)
 
-shrinks or grows with the distance T − k. Each h(k) is a separate node of the graph; ``retain_grad``
-keeps its gradient, so one ``backward()`` yields all T norms (the LSTM also gives ‖∂J(T)/∂c(k)‖).
+shrinks or grows with the distance T − k. One backward pass, written out as vector–Jacobian
+products in :mod:`.vjp` (g(k−1) = W_hᵀ (σ'(z(k)) ⊙ g(k)) for the RNN), yields all T gradients (the
+LSTM also gives ‖∂J(T)/∂c(k)‖); tests check them against torch autograd.
 Overflow never raises: the first distance with an inf/NaN norm is reported as ``exploded_at``, the
 first with an exact 0 (float64 underflow) as ``vanished_at``.
 """
@@ -18,9 +19,8 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from lmcore.recurrent.cells import (
-    ACTIVATIONS, DTYPE, CellWeights, LSTMWeights, RNNWeights, run_gru, run_lstm, run_rnn,
-)
+from lmcore.recurrent.cells import ACTIVATIONS, DTYPE, CellWeights
+from lmcore.recurrent.vjp import row_norms, state_gradients
 from lmcore.recurrent.weights import CellSpec, random_cell, random_inputs
 
 
@@ -44,24 +44,10 @@ def readout_vector(n: int, seed: int) -> Tensor:
 
 def gradient_curve(weights: CellWeights, x: Tensor, v: Tensor) -> GradientCurve:
     """‖∂J(T)/∂h(k)‖ (and ‖∂J(T)/∂c(k)‖ for the LSTM) for k = T..1 from one backward pass."""
-    n = weights.hidden_size
-    h0 = torch.zeros(n, dtype=DTYPE, requires_grad=True)
-    if isinstance(weights, LSTMWeights):
-        c0 = torch.zeros(n, dtype=DTYPE, requires_grad=True)
-        trace = run_lstm(weights, x, h0=h0, c0=c0)
-    elif isinstance(weights, RNNWeights):
-        trace = run_rnn(weights, x, h0=h0)
-    else:
-        trace = run_gru(weights, x, h0=h0)
-    states = trace.h[1:] + trace.c[1:]
-    for s in states:
-        s.retain_grad()
-    (trace.h[-1] @ v).backward()
-    with torch.no_grad():
-        norm_h = _norms_by_distance(trace.h[1:])
-        norm_c = _norms_by_distance(trace.c[1:]) if trace.c else None
-        finite_h = torch.stack([torch.isfinite(h).all() for h in trace.h[1:]]).numpy()
-    forward_bad = np.flatnonzero(~finite_h)
+    grads = state_gradients(weights, x, v)
+    norm_h = row_norms(grads.grad_h)[::-1].copy()
+    norm_c = row_norms(grads.grad_c)[::-1].copy() if grads.grad_c is not None else None
+    forward_bad = np.flatnonzero(~np.isfinite(grads.h).all(axis=1))
     return GradientCurve(
         distance=np.arange(len(norm_h)),
         norm_h=norm_h,
@@ -70,22 +56,6 @@ def gradient_curve(weights: CellWeights, x: Tensor, v: Tensor) -> GradientCurve:
         vanished_at=first_index(norm_h == 0),
         forward_exploded_at=int(forward_bad[0]) + 1 if forward_bad.size else None,
     )
-
-
-def _norms_by_distance(states: list[Tensor]) -> np.ndarray:
-    """‖grad‖ of h(T), h(T−1), ..., h(1) (reversed: index = distance). A missing grad is NaN."""
-    norms = [safe_norm(s.grad) if s.grad is not None else float("nan") for s in states]
-    return np.array(norms[::-1], dtype=np.float64)
-
-
-def safe_norm(v: Tensor) -> float:
-    """‖v‖₂ computed as m·‖v/m‖ with m = max|v_i|: a plain sum of squares overflows once the
-    entries pass ~1e154, long before the gradient itself does (~1e308)."""
-    m = float(v.abs().max()) if v.numel() else 0.0
-    if m == 0.0 or not np.isfinite(m):
-        return m if not torch.isnan(v).any() else float("nan")
-    with np.errstate(over="ignore"):
-        return float(np.float64(m) * np.float64(float((v / m).norm())))
 
 
 def first_index(mask: np.ndarray) -> int | None:

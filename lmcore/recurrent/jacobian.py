@@ -19,20 +19,12 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from lmcore.recurrent.cells import ACTIVATIONS, LSTMWeights, RNNWeights, Trace, lstm_step
+from lmcore.recurrent.cells import ACTIVATIONS, LSTMWeights, RNNWeights, Trace
 
 
 def step_factor(w: RNNWeights, z_j: Tensor) -> Tensor:
     """W_hᵀ diag(σ'(z(j))) (columns of W_hᵀ scaled by σ'(z(j)))."""
     return w.W_h.T * ACTIVATIONS[w.activation].derivative(z_j)
-
-
-def jacobian_product(w: RNNWeights, trace: Trace, k: int, t: int) -> Tensor:
-    """∏_{j=k+1..t} W_hᵀ diag(σ'(z(j))), factor j = k+1 on the left (identity when k = t)."""
-    product = torch.eye(w.hidden_size, dtype=w.W_h.dtype)
-    for j in range(k + 1, t + 1):
-        product = product @ step_factor(w, trace.z[j].detach())
-    return product
 
 
 def product_norms(w: RNNWeights, trace: Trace, t: int | None = None) -> np.ndarray:
@@ -83,18 +75,6 @@ def lstm_cell_jacobian(w: LSTMWeights, trace: Trace, t: int) -> Tensor:
     )
     dh_dc = trace.gates["o"][t - 1].detach() * (1 - torch.tanh(c_prev) ** 2)
     return exact + via_h * dh_dc[None, :]
-
-
-def lstm_cell_jacobian_autograd(w: LSTMWeights, trace: Trace, x: Tensor, t: int) -> Tensor:
-    """∂c(t)/∂c(t−1) by torch autograd, re-running step t with h(t−1) = o(t−1) ⊙ tanh c(t−1)."""
-    o_prev = trace.gates["o"][t - 1].detach()
-    h_init = trace.h[0].detach()
-
-    def c_of(c_prev: Tensor) -> Tensor:
-        h_prev = h_init if t == 1 else o_prev * torch.tanh(c_prev)
-        return lstm_step(w, h_prev, c_prev, x[t - 1])["c"]
-
-    return torch.autograd.functional.jacobian(c_of, trace.c[t - 1].detach())
 
 
 def forget_gate_approximation(w: LSTMWeights, trace: Trace) -> dict[str, np.ndarray]:
