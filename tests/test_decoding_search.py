@@ -4,9 +4,10 @@ import math
 
 import pytest
 
-from lmcore.decoding import (RandomScorer, beam_search, beam_search_loop, exhaustive_search,
-                             greedy_decode, sequence_logprob, textbook_scorer)
+from lmcore.decoding import (RandomScorer, beam_search, exhaustive_search, greedy_decode, sequence_logprob,
+                             textbook_scorer)
 from lmcore.decoding.textbook import BEST_PATH, GREEDY_PATH, MAX_LEN, TABLE
+from tests.decoding_oracles import beam_search_loop
 
 SEEDS = range(8)
 
@@ -103,3 +104,30 @@ def test_length_normalisation_prefers_longer_outputs():
     for h in norm:
         assert h.normalised == pytest.approx(h.logprob / len(h.tokens))
     assert max(h.logprob / len(h.tokens) for h in raw) == pytest.approx(norm[0].normalised)
+
+
+def _gru_scorer(vocab: int, seed: int):
+    """A fixed random GRU language model over ``vocab`` tokens (the bench's scorer, smaller)."""
+    import torch
+
+    from lmcore.decoding import RecurrentScorer
+
+    g = torch.Generator().manual_seed(seed)
+    emb, w_ih, w_hh = (torch.randn(*s, generator=g) * 0.5 for s in ((vocab, 8), (48, 8), (48, 16)))
+    w_out = torch.randn(vocab, 16, generator=g)
+
+    def step(tokens, h):
+        h = torch.gru_cell(emb[tokens], h, w_ih, w_hh, None, None)
+        return h @ w_out.T, h
+
+    return RecurrentScorer(step, torch.zeros(1, 16), first_token=1, vocab=[str(i) for i in range(vocab)], end_id=0)
+
+
+@pytest.mark.parametrize("per_parent", [None, 0, 2])
+@pytest.mark.parametrize("seed,width", [(0, 3), (1, 5), (2, 8)])
+def test_large_vocabulary_beam_matches_per_hypothesis_loop_for_any_pruned_cap(seed, width, per_parent):
+    score = _gru_scorer(300, seed)
+    tree = beam_search(score, width, max_len=12, end_id=0, pruned_per_parent=per_parent)
+    looped = beam_search_loop(score, width, max_len=12, end_id=0)
+    assert [h.tokens for h in tree.nbest] == [h.tokens for h in looped]
+    assert [h.logprob for h in tree.nbest] == pytest.approx([h.logprob for h in looped], rel=1e-12)

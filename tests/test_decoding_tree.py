@@ -53,3 +53,20 @@ def test_every_candidate_is_recorded_for_small_vocabularies():
     for i in range(len(tree)):
         if kids[i]:
             assert sorted(tree.token[c] for c in kids[i]) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("per_parent", [0, 1, 3])
+def test_recorded_pruned_children_are_each_parents_best_rejected_tokens(per_parent):
+    score = RandomScorer(40, seed=5, temperature=0.5, end_id=0)
+    tree = beam_search(score, 4, max_len=6, end_id=0, pruned_per_parent=per_parent)
+    kids = tree.children()
+    expanded = [i for i in range(len(tree)) if kids[i]]
+    assert len(expanded) > 4
+    for i in expanded:
+        row = as_logprob_tensor(score([tree.tokens(i)]))[0].tolist()
+        kept = {tree.token[c] for c in kids[i] if tree.state[c] != PRUNED}
+        pruned = [tree.token[c] for c in kids[i] if tree.state[c] == PRUNED]
+        rejected = sorted((t for t in range(len(row)) if t not in kept), key=lambda t: -row[t])
+        assert pruned == rejected[:per_parent]
+        for c in kids[i]:
+            assert tree.token_logprob[c] == row[tree.token[c]]

@@ -7,12 +7,15 @@ the others are pruned. A kept candidate ending with the end token is finished an
 The search stops when the beam is empty or at ``max_len``; the n-best list ranks the finished
 hypotheses (the live ones if none finished) by :math:`s(y) / |y|^{\\alpha}`.
 
-One scorer call and one ``topk`` over the (n × |V|) candidate matrix per step: no Python loop over
-hypotheses or tokens.
+Per step: one scorer call for all n hypotheses, one batched ``topk`` of width w = (k − #finished) +
+``pruned_per_parent`` over the rows of the (n × |V|) log-prob matrix (the step's survivors and every
+recorded pruned child are among their row's w best tokens, since adding s(y_<t) does not reorder a
+row), then one ``topk`` over the n·w candidate sums: no Python loop over the vocabulary.
 """
 from __future__ import annotations
 
-import torch
+import heapq
+import math
 
 from lmcore.decoding.scorers import Prefix, Scorer, as_logprob_tensor
 from lmcore.decoding.tree import FINISHED, KEPT, PRUNED, Hypothesis, SearchTree, normalised_score
@@ -27,10 +30,12 @@ def beam_search(score: Scorer, beam_width: int, max_len: int, end_id: int | None
     """
     if beam_width < 1 or max_len < 1:
         raise ValueError("beam_width and max_len must be >= 1")
+    if pruned_per_parent is not None and pruned_per_parent < 0:
+        raise ValueError("pruned_per_parent must be >= 0 or None")
     tree = SearchTree()
     alive: list[int] = [0]
     prefixes: list[Prefix] = [()]
-    alive_scores = torch.zeros(1, dtype=torch.float64)
+    alive_scores: list[float] = [0.0]
     finished: list[int] = []
     for _ in range(max_len):
         slots = beam_width - len(finished)
@@ -38,45 +43,53 @@ def beam_search(score: Scorer, beam_width: int, max_len: int, end_id: int | None
             break
         logprobs = as_logprob_tensor(score(prefixes))
         vocab = logprobs.shape[1]
-        candidates = alive_scores[:, None] + logprobs
-        top_scores, top_index = candidates.view(-1).topk(min(slots, candidates.numel()))
-        finite = torch.isfinite(top_scores)
-        top_rows = (top_index[finite] // vocab).tolist()
-        top_tokens = (top_index[finite] % vocab).tolist()
-        chosen = set(zip(top_rows, top_tokens))
-        token_lp = logprobs[top_index[finite] // vocab, top_index[finite] % vocab].tolist()
+        # every candidate the step keeps or records is among its row's best ``width`` tokens
+        width = vocab if pruned_per_parent is None else min(vocab, slots + pruned_per_parent)
+        values, index = logprobs.topk(width, dim=1)
+        row_values, row_tokens = values.tolist(), index.tolist()
+        taken: list[set[int]] = [set() for _ in alive]
         new_alive, new_prefixes, new_scores = [], [], []
-        for row, tok, lp in zip(top_rows, top_tokens, token_lp):
-            ended = tok == end_id
-            node = tree.add(alive[row], tok, lp, FINISHED if ended else KEPT)
-            if ended:
-                finished.append(node)
+        for total, row, col in _best_sums(alive_scores, row_values, slots):
+            taken[row].add(col)
+            tok = row_tokens[row][col]
+            if tok == end_id:
+                finished.append(tree.add(alive[row], tok, row_values[row][col], FINISHED))
             else:
-                new_alive.append(node)
+                new_alive.append(tree.add(alive[row], tok, row_values[row][col], KEPT))
                 new_prefixes.append(prefixes[row] + (tok,))
-                new_scores.append(tree.score[node])
-        _record_pruned(tree, alive, logprobs, chosen, pruned_per_parent, slots)
-        alive, prefixes = new_alive, new_prefixes
-        alive_scores = torch.tensor(new_scores, dtype=torch.float64)
+                new_scores.append(total)
+        _record_pruned(tree, alive, row_values, row_tokens, taken, pruned_per_parent)
+        alive, prefixes, alive_scores = new_alive, new_prefixes, new_scores
     tree.nbest = _ranked(tree, finished or alive, alpha)
     return tree
 
 
-def _record_pruned(tree: SearchTree, parents: list[int], logprobs: torch.Tensor,
-                   chosen: set[tuple[int, int]], per_parent: int | None, slots: int) -> None:
-    """Add the (best ``per_parent``, or all) candidates of this step that were not kept."""
-    vocab = logprobs.shape[1]
-    width = vocab if per_parent is None else min(vocab, per_parent + slots)
-    values, index = logprobs.topk(width, dim=1)
-    for row, (vals, toks) in enumerate(zip(values.tolist(), index.tolist())):
-        recorded = 0
-        for lp, tok in zip(vals, toks):
-            if per_parent is not None and recorded >= per_parent:
-                break
-            if (row, tok) in chosen or lp == float("-inf"):
-                continue
-            tree.add(parents[row], tok, lp, PRUNED)
-            recorded += 1
+def _best_sums(offsets: list[float], rows: list[list[float]], count: int) -> list[tuple[float, int, int]]:
+    """The ``count`` largest finite offsets[r] + rows[r][c] as (sum, r, c), largest first.
+
+    Each row is sorted in decreasing order, so a k-way merge (a heap holding each row's next
+    column) finds them in O(count · log n) without forming all the sums.
+    """
+    heap = [(-(off + vals[0]), r, 0) for r, (off, vals) in enumerate(zip(offsets, rows)) if vals]
+    heapq.heapify(heap)
+    out: list[tuple[float, int, int]] = []
+    while heap and len(out) < count:
+        neg, r, c = heapq.heappop(heap)
+        if neg == math.inf:  # −inf: only impossible candidates are left
+            break
+        out.append((-neg, r, c))
+        if c + 1 < len(rows[r]):
+            heapq.heappush(heap, (-(offsets[r] + rows[r][c + 1]), r, c + 1))
+    return out
+
+
+def _record_pruned(tree: SearchTree, parents: list[int], row_values: list[list[float]],
+                   row_tokens: list[list[int]], taken: list[set[int]], per_parent: int | None) -> None:
+    """Add each parent's best (``per_parent``, or all) candidates of this step that were not kept."""
+    for parent, vals, toks, cols in zip(parents, row_values, row_tokens, taken):
+        stop = len(vals) if per_parent is None else min(len(vals), per_parent + len(cols))
+        pruned = [col for col in range(stop) if col not in cols and vals[col] != -math.inf][:per_parent]
+        tree.add_many(parent, [toks[c] for c in pruned], [vals[c] for c in pruned], PRUNED)
 
 
 def _ranked(tree: SearchTree, nodes: list[int], alpha: float) -> list[Hypothesis]:

@@ -63,6 +63,16 @@ class SearchTree:
         self.state.append(state)
         return len(self.parent) - 1
 
+    def add_many(self, parent: int, tokens: list[int], token_logprobs: list[float], state: str) -> None:
+        """:meth:`add` for several children of one parent, all in ``state``."""
+        count, step, base = len(tokens), self.step[parent] + 1, self.score[parent]
+        self.parent.extend([parent] * count)
+        self.token.extend(tokens)
+        self.step.extend([step] * count)
+        self.score.extend([base + lp for lp in token_logprobs])
+        self.token_logprob.extend(token_logprobs)
+        self.state.extend([state] * count)
+
     def __len__(self) -> int:
         return len(self.parent)
 
