@@ -6,13 +6,16 @@ the quality reached on the built-in English corpus within 60 s against the modif
 Throughput: a first, untimed run of ``train_sentences`` records the padded chunks its loop trains on
 (through ``lmcore.training.loop.chunk_loss``); the peer — embedding → dropout → nn.LSTM → dropout →
 nn.Linear, Adam, the same clipping, truncated BPTT with the state detached between chunks, the same
-sizes and seed — gets the same sentences in the same batches and pads each batch itself
-(``pad_sequence``) inside its timed loop, as ours pads its batches inside its own. Both are timed
-over the same window, from the end of step 10 to the end of step 120 (ours through its progress
-callback), in wall and in this thread's CPU time, one torch thread (set once, here), ``ROUNDS``
-alternating runs whose order swaps every round. tokens/s counts real (non-padding) target tokens.
-The machine is shared: read the min (best case) next to the median; CPU time is not inflated by
-waiting for a core. ``ratio_*`` = peer seconds / our seconds (= our throughput / peer throughput).
+sizes — gets the same sentences in the same batches and pads each batch itself (``pad_sequence``)
+inside its timed steps, as ours pads its batches inside its own loop.
+
+The two run interleaved, ``SEGMENT`` steps at a time: ours' progress callback (every ``SEGMENT`` steps)
+runs the peer's next ``SEGMENT`` steps, timed, and ours is timed from the callback's return to its next
+call, so both train steps 11..``STEPS`` on the same batches under (almost) the same machine load.
+Wall and this thread's CPU time (CPU time is not inflated by waiting for a core), one torch thread (set
+once, here); ``ROUNDS`` fresh runs of each. tokens/s counts real (non-padding) target tokens. The
+machine is shared: read the min (best case) next to the median. ``ratio_*`` = peer seconds / our seconds
+(= our throughput / peer throughput), per round, then the median and min over rounds.
 """
 from __future__ import annotations
 
@@ -37,7 +40,7 @@ from lmcore.training.config import TrainConfig  # noqa: E402
 from lmcore.training.loop import train_sentences  # noqa: E402
 from lmcore.training.tokens import build_table  # noqa: E402
 
-STEPS, WARMUP, ROUNDS = 120, 10, 9
+STEPS, SEGMENT, ROUNDS = 120, 10, 5
 
 
 class PlainLM(nn.Module):
@@ -75,14 +78,12 @@ def recorded_batches(corpus, config: TrainConfig) -> list[list[list[int]]]:
     return [[row[row != IGNORE].tolist() for row in torch.cat(parts, dim=1)] for parts in batches]
 
 
-def plain_loop(batches: list[list[list[int]]], bos: int, n_in: int, n_out: int,
-               config: TrainConfig) -> tuple[int, float, float]:
-    """The peer; returns (target tokens, wall seconds, CPU seconds) of steps WARMUP+1..STEPS."""
+def plain_steps(batches: list[list[list[int]]], bos: int, n_in: int, n_out: int, config: TrainConfig):
+    """The peer, one training step per ``next()``; yields the step's real target tokens."""
     torch.manual_seed(config.seed)
     model = PlainLM(n_in, n_out, config.embed_dim, config.hidden_size, config.dropout)
     opt = torch.optim.Adam(model.parameters(), lr=config.lr)
     model.train()
-    tokens, steps, marks = 0, 0, {}
     for sentences in batches:
         targets = pad_sequence([torch.tensor(s) for s in sentences], batch_first=True, padding_value=IGNORE)
         inputs = pad_sequence([torch.tensor([bos] + s[:-1]) for s in sentences], batch_first=True,
@@ -97,60 +98,59 @@ def plain_loop(batches: list[list[list[int]]], bos: int, n_in: int, n_out: int,
             nn.utils.clip_grad_norm_(model.parameters(), config.clip)
             opt.step()
             state = tuple(s.detach() for s in state)
-            tokens += int((y != IGNORE).sum())
-            steps += 1
-            if steps in (WARMUP, STEPS):
-                marks[steps] = (tokens, time.perf_counter(), time.thread_time())
-            if steps >= STEPS:
-                return _window(marks)
-    raise RuntimeError("not enough batches for STEPS steps")
+            yield int((y != IGNORE).sum())
 
 
-def ours(corpus, config: TrainConfig) -> tuple[int, float, float]:
-    """``train_sentences``; returns (target tokens, wall seconds, CPU seconds) of steps WARMUP+1..STEPS."""
-    marks = {}
+def interleaved_round(corpus, config: TrainConfig, peer) -> dict[str, list[float]]:
+    """One run of each, interleaved; totals over steps SEGMENT+1..STEPS: tokens, wall s, CPU s."""
+    totals = {"ours": [0.0, 0.0, 0.0], "plain": [0.0, 0.0, 0.0]}
+    resumed: list[tuple[int, float, float]] = []  # ours: (tokens, wall, cpu) when the callback returned
 
-    def on_progress(p):
-        if p.step in (WARMUP, STEPS):
-            marks[p.step] = (p.tokens_seen, time.perf_counter(), time.thread_time())
+    def add(name: str, tokens: int, wall: float, cpu: float) -> None:
+        for i, value in enumerate((tokens, wall, cpu)):
+            totals[name][i] += value
+
+    def on_progress(p) -> None:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        if resumed and p.step <= STEPS:  # ours just did steps p.step − SEGMENT + 1 .. p.step
+            n0, w0, c0 = resumed[-1]
+            add("ours", p.tokens_seen - n0, wall - w0, cpu - c0)
+        if p.step == SEGMENT:  # warm-up: the peer's first SEGMENT steps, untimed
+            for _ in range(SEGMENT):
+                next(peer)
+        if SEGMENT <= p.step < STEPS:
+            w0, c0 = time.perf_counter(), time.thread_time()
+            tokens = sum(next(peer) for _ in range(SEGMENT))
+            add("plain", tokens, time.perf_counter() - w0, time.thread_time() - c0)
+            resumed.append((p.tokens_seen, time.perf_counter(), time.thread_time()))
 
     train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos, config, on_progress)
-    return _window(marks)
-
-
-def _window(marks) -> tuple[int, float, float]:
-    (n0, w0, c0), (n1, w1, c1) = marks[WARMUP], marks[STEPS]
-    return n1 - n0, w1 - w0, c1 - c0
+    return totals
 
 
 def main() -> None:
     torch.set_num_threads(1)
     corpus = load_sample("english")
-    config = TrainConfig(steps=STEPS + 1, eval_every=10 ** 9, report_every=WARMUP)
+    config = TrainConfig(steps=STEPS + 1, eval_every=10 ** 9, report_every=SEGMENT)
     table = build_table(config.level, corpus.vocab.itos, corpus.mapped("train"))
     batches = recorded_batches(corpus, config)
-    runs: dict[str, list[tuple[int, float, float]]] = {"ours": [], "plain": []}
-    for r in range(ROUNDS):  # alternate, so both see the same machine load
-        for name in (("ours", "plain") if r % 2 == 0 else ("plain", "ours")):
-            if name == "ours":
-                runs[name].append(ours(corpus, config))
-            else:
-                runs[name].append(plain_loop(batches, table.bos_id, table.size + 1, table.size, config))
-    same = {n for n, _, _ in runs["ours"]} == {n for n, _, _ in runs["plain"]}
-    print(f"steps_timed: {STEPS - WARMUP} (steps {WARMUP + 1}..{STEPS}), rounds: {ROUNDS}")
-    print(f"same_target_tokens: {same} ({runs['ours'][0][0]} vs {runs['plain'][0][0]})")
-    for name in runs:
-        print(f"runs_{name}_tokens_per_s:", " ".join(f"{n / w:.0f}" for n, w, _ in runs[name]))
+    rounds = [interleaved_round(corpus, config, plain_steps(batches, table.bos_id, table.size + 1, table.size, config))
+              for _ in range(ROUNDS)]
+    tokens = {name: {int(r[name][0]) for r in rounds} for name in ("ours", "plain")}
+    print(f"steps_timed: {STEPS - SEGMENT} (steps {SEGMENT + 1}..{STEPS}, {SEGMENT} at a time), rounds: {ROUNDS}")
+    print(f"same_target_tokens: {tokens['ours'] == tokens['plain'] and len(tokens['ours']) == 1} "
+          f"({sorted(tokens['ours'])} vs {sorted(tokens['plain'])})")
     for clock, col in (("wall", 1), ("cpu", 2)):
-        secs = {name: [run[col] for run in runs[name]] for name in runs}
-        tokens = runs["ours"][0][0]
-        for name in runs:
+        secs = {name: [r[name][col] for r in rounds] for name in ("ours", "plain")}
+        n = rounds[0]["ours"][0]
+        for name in secs:
+            print(f"runs_{name}_{clock}_tokens_per_s:", " ".join(f"{n / t:.0f}" for t in secs[name]))
             print(f"{name}_{clock}_seconds_median: {statistics.median(secs[name]):.3f}")
             print(f"{name}_{clock}_seconds_min: {min(secs[name]):.3f}")
-            print(f"{name}_{clock}_tokens_per_s_median: {tokens / statistics.median(secs[name]):.0f}")
-        print(f"ratio_{clock}_ours_over_plain_median: "
-              f"{statistics.median(secs['plain']) / statistics.median(secs['ours']):.3f}")
-        print(f"ratio_{clock}_ours_over_plain_min: {min(secs['plain']) / min(secs['ours']):.3f}")
+            print(f"{name}_{clock}_tokens_per_s_median: {n / statistics.median(secs[name]):.0f}")
+        ratios = [p / o for p, o in zip(secs["plain"], secs["ours"])]
+        print(f"ratio_{clock}_ours_over_plain_median: {statistics.median(ratios):.3f}")
+        print(f"ratio_{clock}_ours_over_plain_min: {min(ratios):.3f}")
     if "--throughput-only" in sys.argv:
         return
 
