@@ -2,7 +2,8 @@
 
 - :mod:`.cells` — vanilla RNN, LSTM and GRU cells returning full traces (z(t), h(t), gates, c(t)).
 - :mod:`.weights` — W_h with an exact largest singular value σ1 or a given spectral radius ρ.
-- :mod:`.gradient_flow` — ‖∂J(T)/∂h(k)‖ for every k from one backward pass.
+- :mod:`.gradient_flow` — ‖∂J(T)/∂h(k)‖ for every k from one backward pass;
+  :mod:`.vjp` writes that pass out as vector–Jacobian products (numpy).
 - :mod:`.jacobian` — the notes' product ∏ W_hᵀ diag(σ'(z(j))) and the bound (σ1·γ)^(t−k).
 - :mod:`.bptt` — contributions of each step k to ∂J(t)/∂W_h and truncated BPTT.
 - :mod:`.clipping` — gradient norm clipping; :mod:`.cliff` — Pascanu et al.'s one-unit RNN wall.
