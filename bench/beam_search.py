@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lmcore.decoding import RecurrentScorer, beam_search  # noqa: E402
 
 VOCAB, WIDTH, MAX_LEN, EMB, HIDDEN, END, PRUNED_PER_PARENT = 10_000, 10, 50, 32, 64, 0, 2
-ROUNDS = 9
+ROUNDS = 15
 
 
 class TimedScorer:

@@ -86,10 +86,16 @@ def _best_sums(offsets: list[float], rows: list[list[float]], count: int) -> lis
 def _record_pruned(tree: SearchTree, parents: list[int], row_values: list[list[float]],
                    row_tokens: list[list[int]], taken: list[set[int]], per_parent: int | None) -> None:
     """Add each parent's best (``per_parent``, or all) candidates of this step that were not kept."""
+    ids: list[int] = []
+    tokens: list[int] = []
+    logprobs: list[float] = []
     for parent, vals, toks, cols in zip(parents, row_values, row_tokens, taken):
         stop = len(vals) if per_parent is None else min(len(vals), per_parent + len(cols))
-        pruned = [col for col in range(stop) if col not in cols and vals[col] != -math.inf][:per_parent]
-        tree.add_many(parent, [toks[c] for c in pruned], [vals[c] for c in pruned], PRUNED)
+        pruned = [c for c in range(stop) if c not in cols and vals[c] != -math.inf][:per_parent]
+        ids += [parent] * len(pruned)
+        tokens += [toks[c] for c in pruned]
+        logprobs += [vals[c] for c in pruned]
+    tree.add_many(ids, tokens, logprobs, PRUNED)
 
 
 def _ranked(tree: SearchTree, nodes: list[int], alpha: float) -> list[Hypothesis]:

@@ -63,15 +63,15 @@ class SearchTree:
         self.state.append(state)
         return len(self.parent) - 1
 
-    def add_many(self, parent: int, tokens: list[int], token_logprobs: list[float], state: str) -> None:
-        """:meth:`add` for several children of one parent, all in ``state``."""
-        count, step, base = len(tokens), self.step[parent] + 1, self.score[parent]
-        self.parent.extend([parent] * count)
+    def add_many(self, parents: list[int], tokens: list[int], token_logprobs: list[float], state: str) -> None:
+        """:meth:`add` for many children at once (``parents[i]`` + ``tokens[i]``), all in ``state``."""
+        step, score = self.step, self.score
+        self.step.extend([step[p] + 1 for p in parents])
+        self.score.extend([score[p] + lp for p, lp in zip(parents, token_logprobs)])
+        self.parent.extend(parents)
         self.token.extend(tokens)
-        self.step.extend([step] * count)
-        self.score.extend([base + lp for lp in token_logprobs])
         self.token_logprob.extend(token_logprobs)
-        self.state.extend([state] * count)
+        self.state.extend([state] * len(parents))
 
     def __len__(self) -> int:
         return len(self.parent)
