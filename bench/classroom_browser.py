@@ -31,6 +31,7 @@ SETTLED = """() => {
     && document.querySelectorAll('[data-testid="stSkeleton"]').length === 0;
 }"""
 NO_RUN_AFTER_MS = 2000  # an action that starts no run within this time changed nothing
+CLICK_TIMEOUT_MS = 15000  # a control that cannot be clicked for this long is a client error
 
 
 class BrowserStudent:
@@ -115,14 +116,15 @@ class BrowserStudent:
 
     async def move_control(self, rng: random.Random) -> float | None:
         """Click a radio option or nudge a slider (the controls a click or a key press moves)."""
-        options = self.page.locator("[data-testid='stRadio'] label:visible")
-        sliders = self.page.locator("[data-testid='stSlider'] [role='slider']:visible")
+        # Not inside a collapsed expander: its content is inert (no clicks) though laid out.
+        options = self.page.locator("[data-testid='stRadio'] label:not([inert] *):visible")
+        sliders = self.page.locator("[data-testid='stSlider'] [role='slider']:not([inert] *):visible")
         n_options, n_sliders = await options.count(), await sliders.count()
         if n_options + n_sliders == 0:
             return None
         pick = rng.randrange(n_options + n_sliders)
         if pick < n_options:
-            return await self._timed(lambda: options.nth(pick).click(timeout=self.timeout * 1000))
+            return await self._timed(lambda: options.nth(pick).click(timeout=CLICK_TIMEOUT_MS))
         slider = sliders.nth(pick - n_options)
 
         async def nudge():

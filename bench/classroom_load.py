@@ -12,9 +12,13 @@ dropped connections, HTTP errors, settle timeouts), leaks, p50/p95 seconds from 
 page (all, and those started while a training ran), peak and final server RSS, CPU used by the
 server, this client and Chromium, and the sessions per ``lmlab_replica`` cookie value.
 
-Why a websocket client, with two real browsers: measured on this 2-core machine (Chromium 1xx,
-this app, ``--browsers N --sessions N``), N Playwright contexts cost about 0.X core each just to
-render; see the figures in the report of issue 9 part 6. ... (filled in below after measuring)
+Why 28 websocket clients and 2 real browsers (``--browsers``): a Chromium tab costs this 2-core
+machine ~10 CPU-s to open the app and ~1.6-1.8 CPU-s per page change (rendering Plotly charts and
+tables), a client of Streamlit's websocket protocol (classroom_ws.py) ~0.005 CPU-s and ~0.003
+CPU-s: ``python bench/classroom_capacity.py --start`` measures both. 30 tabs, one action every
+~5 s each, would need ~10 cores for Chromium alone; two tabs already take ~0.5 of the two cores the
+server needs. So the class is websocket clients (which send and parse exactly what the frontend
+does: see classroom_ws.py), and two tabs check what a page really shows (exception boxes, text).
 
 Training is "pressing Train": the action is settled when the page is (not when training ends);
 a training counts as running from the click until the student's page shows neither a progress bar
@@ -28,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import signal
 import socket
