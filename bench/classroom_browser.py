@@ -96,9 +96,10 @@ class BrowserStudent:
 
     async def _check_errors(self) -> None:
         boxes = self.page.locator("[data-testid='stException']")
-        for n in range(await boxes.count()):
+        n_boxes = await boxes.count()
+        for n in range(n_boxes):
             self.rec.error(self.index, "exception", (await boxes.nth(n).inner_text())[:300])
-        if "Traceback" in await self.text():
+        if not n_boxes and "Traceback" in await self.text():
             self.rec.error(self.index, "traceback", "the page shows the text 'Traceback'")
 
     async def _timed(self, act, timeout: float | None = None, must_run: bool = False) -> float | None:
@@ -150,10 +151,11 @@ class BrowserStudent:
         path = Path(tempfile.mkdtemp(prefix="classroom-")) / name
         path.write_bytes(data)
         field = self.page.locator("[data-testid='stSidebar'] .st-key-uploader input[type='file']")
-        seconds = await self._timed(lambda: field.set_input_files(str(path), timeout=self.timeout * 1000), must_run=True)
-        path.unlink()
-        path.parent.rmdir()
-        return seconds
+        try:
+            return await self._timed(lambda: field.set_input_files(str(path), timeout=self.timeout * 1000), must_run=True)
+        finally:
+            path.unlink()
+            path.parent.rmdir()
 
     async def text(self) -> str:
         return await self.page.evaluate("document.body.innerText")

@@ -99,7 +99,7 @@ class Recorder:
 
     def error(self, session: int, kind: str, detail: str) -> None:
         self.errors[kind] += 1
-        if len(self.error_details) < 20:
+        if self.errors[kind] <= 5:  # the first few of each kind
             self.error_details.append(f"session {session} {kind}: {detail[:300]!r}")
 
     def check_leaks(self, session: int, text: str | bytes) -> None:
@@ -108,7 +108,8 @@ class Recorder:
             needle = marker.encode() if isinstance(text, bytes) else marker
             if owner != session and needle in text:
                 self.leaks.append(f"session {session} saw the upload of session {owner} ({marker})")
-                self.error_details.append(self.leaks[-1])
+                if len(self.leaks) <= 10:
+                    self.error_details.append(self.leaks[-1])
 
     def report(self, n_sessions: int, n_browsers: int, duration: float, elapsed: float) -> list[tuple[str, str]]:
         """The printed figures, as (name, value) pairs."""
@@ -123,6 +124,7 @@ class Recorder:
         lines += [("leaks", str(len(self.leaks))),
                   ("uploads_checked", str(self.own_marker_checks["ok"])),
                   ("uploads_not_shown", str(self.own_marker_checks["missing"])),
+                  ("uploads_unchecked", str(self.own_marker_checks["unchecked"])),
                   ("trainings_started", str(self.trainings_started))]
         for name, values in (("settle", times), ("settle_during_training", busy)):
             if values:

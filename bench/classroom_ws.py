@@ -80,6 +80,7 @@ class WsStudent:
         self.page: dict[tuple, bytes] = {}  # delta path -> serialized delta of the current page
         self.widgets: dict[str, tuple[str, object]] = {}  # widget id -> (element type, proto)
         self.progress: dict[tuple, int] = {}
+        self.exceptions = 0  # exception boxes on the current page
         self.values: dict[str, WidgetState] = {}  # what the frontend's WidgetStateManager holds
         self.cache: dict[str, bytes] = {}
         self.pages: dict[str, str] = {}  # url path ("" for the default page) -> page script hash
@@ -162,7 +163,7 @@ class WsStudent:
             if msg.script_finished in (FINISHED, COMPILE_ERROR) and not msg.metadata.run.fragment_ids:
                 self.finished = self.runs
                 self.values = {k: v for k, v in self.values.items() if k in self.widgets}
-                if b"Traceback" in b"".join(self.page.values()):
+                if not self.exceptions and b"Traceback" in b"".join(self.page.values()):
                     self.rec.error(self.index, "traceback", "the page shows the text 'Traceback'")
         elif kind == "page_info_changed":
             self.query = msg.page_info_changed.query_string
@@ -193,7 +194,7 @@ class WsStudent:
         self.page_hash = msg.new_session.page_script_hash
         if not msg.metadata.run.fragment_ids:  # a full run: the page is drawn anew
             self.runs += 1
-            self.page, self.widgets, self.progress = {}, {}, {}
+            self.page, self.widgets, self.progress, self.exceptions = {}, {}, {}, 0
             for task in self.auto_reruns.values():  # the frontend clears them on a full run
                 task.cancel()
             self.auto_reruns = {}
@@ -206,6 +207,7 @@ class WsStudent:
         element = msg.delta.new_element
         kind = element.WhichOneof("type")
         if kind == "exception":
+            self.exceptions += 1
             self.rec.error(self.index, "exception", f"{element.exception.type}: {element.exception.message}")
         elif kind == "progress":
             self.progress[path] = element.progress.value
@@ -232,7 +234,10 @@ class WsStudent:
     async def _send(self, msg: BackMsg) -> None:
         if self.closing:
             raise ConnectionError("websocket closed")
-        await self.ws.send(msg.SerializeToString())
+        try:
+            await self.ws.send(msg.SerializeToString())
+        except websockets.ConnectionClosed as error:
+            raise ConnectionError(f"websocket closed: {error}") from error
 
     async def _rerun(self, query=None, page_name="", page_hash=None, extra=(), timeout=None) -> None:
         """Ask for a full run and wait until it has finished."""
