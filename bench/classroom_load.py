@@ -299,6 +299,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.start:
         with local_server() as (url, pid, log):
             _measure(url, [pid], args, log)
+        if "Traceback" not in log.read_text(errors="replace"):
+            log.unlink()
     else:
         _measure(args.url.rstrip("/"), args.pids, args, None)
 
@@ -321,8 +323,11 @@ def _measure(url: str, pids: list[int], args, log: Path | None) -> None:
     if monitor:
         for name, value in monitor.report(elapsed):
             print(f"{name}: {value}")
-    if log is not None:
-        print(f"server_log_tracebacks: {log.read_text(errors='replace').count('Traceback')}")
+    if log is not None:  # informational: Streamlit itself logs some (e.g. a websocket closing mid-send)
+        tracebacks = log.read_text(errors="replace").count("Traceback")
+        print(f"server_log_tracebacks: {tracebacks}")
+        if tracebacks:
+            print(f"server_log: {log}")
     for detail in rec.error_details:
         print(f"detail: {detail}")
     sys.stdout.flush()
