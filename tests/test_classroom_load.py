@@ -1,0 +1,74 @@
+"""A short classroom load test: 5 students for 20 s on a server of their own (one of them in Chromium).
+
+Asserts what must hold at any speed: every planned action happened (each student opened the app,
+3 uploads — English, Chinese, 5 MB — each seen by its uploader on the Corpus page, 2 trainings
+pressed at the same moment), no error (exception box, traceback, dropped connection, HTTP error,
+page that never settles) and no student ever saw another one's upload. Times are printed, never
+asserted. Trainings use the smallest step count and the students visit the pages whose caches a
+cold server builds in seconds (the full bench covers every page).
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.browser_server import ROOT, require_chromium
+
+pytestmark = pytest.mark.browser
+
+COMMAND = [sys.executable, "bench/classroom_load.py", "--start", "--sessions", "5", "--duration", "20", "--browsers", "1",
+           "--upload-share", "0.6", "--trainers", "2", "--train-buttons", "lstm_train", "--quick-training",
+           "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300"]
+
+
+def parse(output: str) -> dict[str, str]:
+    """The bench's ``name: value`` lines as a dict (``detail`` lines are kept in a list)."""
+    figures: dict[str, str] = {"detail": ""}
+    for line in output.splitlines():
+        name, sep, value = line.partition(": ")
+        if sep and " " not in name:
+            figures[name] = figures[name] + "\n" + value if name == "detail" else value
+    return figures
+
+
+@pytest.fixture(scope="module")
+def figures() -> dict[str, str]:
+    require_chromium()
+    process = subprocess.Popen(COMMAND, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=900)
+    finally:
+        if process.poll() is None:  # the bench and the server it started
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 0, output
+    print(output)
+    return parse(output)
+
+
+def test_every_planned_action_happened(figures):
+    assert int(figures["sessions"]) == 5 and int(figures["browser_sessions"]) == 1
+    assert int(figures["actions_open"]) == 5
+    assert int(figures["actions"]) > 5 + 3 + 2
+    for kind in ("en", "zh", "big"):
+        assert int(figures[f"actions_upload_{kind}"]) == 1
+    assert int(figures["uploads_checked"]) == 3 and int(figures["uploads_not_shown"]) == 0
+    assert int(figures["trainings_started"]) == 2 and int(figures["actions_train"]) == 2
+
+
+def test_no_errors(figures):
+    assert int(figures["errors"]) == 0, figures["detail"]
+
+
+def test_no_student_sees_another_ones_upload(figures):
+    assert int(figures["leaks"]) == 0, figures["detail"]
+
+
+def test_server_memory_is_reported(figures):
+    assert float(figures["rss_pre_mb"]) > 0 and float(figures["rss_peak_mb"]) >= float(figures["rss_pre_mb"])
+    assert "rss_final_mb" in figures
