@@ -38,10 +38,13 @@ NOT_SETTINGS = {"present", "slide", "lang", "qseed"}
 
 PROJECTOR_CSS = """<style>
 html { font-size: 20px; }
-[data-testid="stMainBlockContainer"] { padding-top: 2.2rem; padding-bottom: 2rem; max-width: 100%; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.4rem; padding-bottom: 2rem; max-width: 100%; }
 [class*="st-key-lmlab-offstage"] { display: none !important; }
 [data-testid="stMarkdownContainer"] table { font-size: 1.1rem; }
-h1 { font-size: 1.9rem !important; padding-top: 0.2rem !important; }
+/* the slide bar names the page: its title and the caption under it give the room to the slide */
+[data-testid="stElementContainer"]:has(h1),
+[data-testid="stElementContainer"]:has(h1) + [data-testid="stElementContainer"]:has([data-testid="stCaptionContainer"])
+  { display: none !important; }
 </style>"""
 
 KEYS_JS = """<script>
@@ -131,7 +134,7 @@ class Deck:
         right.button(tr("teaching.next"), key="lmlab-next", on_click=self._move, args=(1,),
                      disabled=i == len(self.slides) - 1, width="stretch")
         mid.markdown(f"**{tr('teaching.slide', i=i + 1, n=len(self.slides))} · {self._slide_title(self.current)}**  \n"
-                     f"<small>{tr('teaching.keys_hint')}</small>", unsafe_allow_html=True)
+                     f"<small>{tr(f'nav.{self.page}')} · {tr('teaching.keys_hint')}</small>", unsafe_allow_html=True)
         self._share = share.popover("📱")
 
     def _slide_title(self, slide: str) -> str:
@@ -195,8 +198,9 @@ class Deck:
         return export_name(self.page, what, corpus_label(current_corpus()), settings, ext, size)
 
     def chart(self, fig, name: str, where=None) -> None:
-        """Show a figure (projector fonts in projector view) with PNG/SVG slide-size downloads."""
-        where = where or st
+        """Show a figure (projector fonts in projector view) with PNG/SVG slide-size downloads.
+        In projector view every chart takes the full width (side-by-side columns are too narrow)."""
+        where = st if self.projector or where is None else where
         where.plotly_chart(styled(fig, self.projector), width="stretch")
         figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), where)
 
