@@ -195,7 +195,7 @@ class Deck:
     def file_name(self, what: str, ext: str, size: tuple[int, int] | None = None) -> str:
         """A file name saying page, what, corpus and the page's settings (from the URL)."""
         settings = {k: v for k, v in st.query_params.items() if k not in NOT_SETTINGS}
-        return export_name(self.page, what, corpus_label(current_corpus()), settings, ext, size)
+        return export_name(self.page, what, plain_label(current_corpus()), settings, ext, size)
 
     def chart(self, fig, name: str, where=None) -> None:
         """Show a figure (projector fonts in projector view) with PNG/SVG slide-size downloads.
@@ -253,7 +253,13 @@ def lesson_inputs(page: str, **settings: Any) -> LessonInputs:
     train = corpus.mapped("train")
     counts = ngram_counts(corpus) if train else None
     held_out = corpus.mapped("test") or corpus.mapped("valid")
-    return LessonInputs(counts, held_out, corpus_label(corpus), **settings)
+    return LessonInputs(counts, held_out, plain_label(corpus), **settings)
+
+
+def plain_label(corpus) -> str:
+    """The corpus's name as plain text (sheets and file names escape it themselves)."""
+    builtin = corpus.name in ("english", "chinese") or corpus.name.startswith("synthetic")
+    return corpus_label(corpus) if builtin else corpus.name
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

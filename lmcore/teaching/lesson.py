@@ -36,8 +36,9 @@ class LessonInputs:
 
 def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Question]:
     """The questions of one topic for these inputs and seed (corpus topics need ``inputs.counts``)."""
-    if topic == "ngram":
-        return ngram_questions(inputs.counts, inputs.delta, inputs.discount, seed) if inputs.counts else []
+    if topic == "ngram":  # bigram questions: need bigram counts
+        ok = inputs.counts is not None and inputs.counts.max_order >= 2
+        return ngram_questions(inputs.counts, inputs.delta, inputs.discount, seed) if ok else []
     if topic == "perplexity":
         return perplexity_questions(inputs.counts, inputs.held_out, inputs.order, seed) if inputs.counts else []
     if topic == "gradients":
