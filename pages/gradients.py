@@ -9,6 +9,7 @@ from lmcore.recurrent.corpus_models import ClipRunSettings, corpus_clip_experime
 from lmcore.recurrent.diagnostics import connectivity, lstm_panel, rnn_panels
 from lmcore.recurrent.gradient_flow import activation_gamma, curves_over_seeds, regime, theory_line
 from lmcore.recurrent.weights import CellSpec
+from ui import teaching
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 T_OPTIONS = [10, 20, 50, 100, 200, 500, 1000]
@@ -45,10 +46,12 @@ def cliff(threshold: float, lr: float, start: tuple):
 
 
 corpus = current_corpus()
+deck = teaching.deck("gradients")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 st.title(tr("nav.gradients"))
 st.caption(tr("gradients.caption"))
 
 # ---------------------------------------------------------------- gradient norm vs distance
+deck.section("curves")
 st.header(tr("gradients.curves.header"))
 with st.expander(tr("gradients.controls"), expanded=True):
     c1, c2, c3 = st.columns(3)
@@ -83,7 +86,7 @@ if not cells:
     st.warning(tr("gradients.no_cell"))
 else:
     bands = gradient_bands(tuple(cells), spec, T, input_scale, n_seeds)
-    st.plotly_chart(figs.gradient_curves_figure(bands, rnn.sigma1, gamma, lang=lang()), width="stretch")
+    deck.chart(figs.gradient_curves_figure(bands, rnn.sigma1, gamma, lang=lang()), "gradient-curves")
     for cell, band in bands.items():
         if band.exploded_at is not None:
             st.warning(tr("gradients.exploded_msg", cell=cell.upper(), k=band.exploded_at))
@@ -106,20 +109,23 @@ else:
         st.markdown(tr("gradients.formula_note", d=d, prod=rnn.product[d] if d < len(rnn.product) else float("nan"),
                        bound=bound, meas=measured))
 
+deck.section("panels")
 st.subheader(tr("gradients.panels.header"))
 left, mid, right = st.columns(3)
-left.plotly_chart(figs.eigenvalue_figure(rnn.eigs, rnn.sigma1, lang=lang()), width="stretch")
-mid.plotly_chart(figs.per_step_figure(rnn.mean_deriv, gamma, "deriv", lang=lang()), width="stretch")
-right.plotly_chart(figs.per_step_figure(rnn.step_norms, sg, "jacobian", lang=lang()), width="stretch")
+deck.chart(figs.eigenvalue_figure(rnn.eigs, rnn.sigma1, lang=lang()), "eigenvalues", left)
+deck.chart(figs.per_step_figure(rnn.mean_deriv, gamma, "deriv", lang=lang()), "activation-derivative", mid)
+deck.chart(figs.per_step_figure(rnn.step_norms, sg, "jacobian", lang=lang()), "step-jacobian", right)
 
+deck.section("lstm")
 st.subheader(tr("gradients.lstm.header"))
 st.latex(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} = \mathrm{diag}(f^{(t)}) + "
          r"\underbrace{\frac{\partial c^{(t)}}{\partial h^{(t-1)}}\,\mathrm{diag}\!\left(o^{(t-1)}\odot(1-\tanh^2 c^{(t-1)})\right)}"
          r"_{\text{" + tr("gradients.lstm.ignored") + "}}")
 st.markdown(tr("gradients.lstm.note", err=float(np.median(lstm_approx["relative_error"]))))
-st.plotly_chart(figs.forget_gate_figure(lstm_approx, lang=lang()), width="stretch")
+deck.chart(figs.forget_gate_figure(lstm_approx, lang=lang()), "forget-gate")
 
 # ---------------------------------------------------------------- connectivity
+deck.section("connectivity")
 st.header(tr("gradients.conn.header"))
 st.caption(tr("gradients.conn.caption"))
 train = corpus.mapped("train")
@@ -136,9 +142,10 @@ else:
     position = st.slider(tr("gradients.conn.position"), 1, len(inputs), len(inputs) - 1, key="grad_position")
     st.text(tr("gradients.conn.predicting", word=targets[position - 1], context=" ".join(inputs[:position])))
     norms = connectivity(models, sentence, position)
-    st.plotly_chart(figs.connectivity_figure(inputs, norms, targets[position - 1], lang=lang()), width="stretch")
+    deck.chart(figs.connectivity_figure(inputs, norms, targets[position - 1], lang=lang()), "connectivity")
 
 # ---------------------------------------------------------------- clipping lab
+deck.section("clipping")
 st.header(tr("gradients.clip.header"))
 st.markdown(tr("gradients.clip.rule"))
 st.latex(r"\hat{g} \leftarrow \begin{cases} \dfrac{\text{threshold}}{\|\hat{g}\|}\,\hat{g} & \text{if } "
@@ -151,13 +158,14 @@ lr = c2.select_slider(tr("gradients.cliff.lr"), [0.002, 0.005, 0.01, 0.02, 0.05,
 start_w = c3.slider(tr("gradients.cliff.start_w"), CLIFF_W[0], CLIFF_W[1], 10.0, 0.25, key="cliff_w")
 start_b = c4.slider(tr("gradients.cliff.start_b"), CLIFF_B[0], CLIFF_B[1], -3.0, 0.25, key="cliff_b")
 surface, paths = cliff(threshold, lr, (start_w, start_b))
-st.plotly_chart(figs.cliff_figure(surface, paths, lang=lang()), width="stretch")
+deck.chart(figs.cliff_figure(surface, paths, lang=lang()), "cliff")
 steps = {k: np.linalg.norm(np.diff(p.points, axis=0), axis=1) for k, p in paths.items()}
 m = st.columns(3)
 m[0].metric(tr("gradients.cliff.max_step_plain"), f"{steps['plain'].max(initial=0):.3g}")
 m[1].metric(tr("gradients.cliff.max_step_clip"), f"{steps['clipped'].max(initial=0):.3g}")
 m[2].markdown(tr("gradients.cliff.final", plain=paths["plain"].loss[-1], clip=paths["clipped"].loss[-1]))
 
+deck.section("run")
 st.subheader(tr("gradients.run.header"))
 run_settings = ClipRunSettings()
 if not enough_text(train):
@@ -176,6 +184,7 @@ else:
     if logs["unclipped"].diverged_at is not None:
         st.warning(tr("gradients.run.diverged", k=logs["unclipped"].diverged_at + 1))
     left, right = st.columns(2)
-    left.plotly_chart(figs.training_norm_figure(logs, run_threshold, lang=lang()), width="stretch")
-    right.plotly_chart(figs.training_loss_figure(logs, lang=lang()), width="stretch")
+    deck.chart(figs.training_norm_figure(logs, run_threshold, lang=lang()), "training-norm", left)
+    deck.chart(figs.training_loss_figure(logs, lang=lang()), "training-loss", right)
     st.info(tr("gradients.run.lesson"))
+deck.end(hidden=hidden, input_scale=input_scale)  # teaching mode: questions / question slide

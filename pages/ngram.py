@@ -16,6 +16,7 @@ from lmcore.ngram.arpa import arpa_lines
 from lmcore.ngram.compare import frequent_contexts, next_word_table, table_frame
 from lmcore.ngram.explain import kn_terms
 from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
+from ui import teaching
 from ui.models import ngram_counts, ngram_model
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
@@ -41,9 +42,11 @@ def arpa_for(key: str, order: int, _model) -> str:
 
 
 corpus = current_corpus()
+deck = teaching.deck("ngram")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 train, valid = corpus.mapped("train"), corpus.mapped("valid") or corpus.mapped("test")
 st.title(tr("nav.ngram"))
 st.caption(tr("ngram.caption"))
+deck.section("table")
 if not train:
     st.error(tr("ngram.error.empty"))
     st.stop()
@@ -91,15 +94,16 @@ st.dataframe(frame.style.format(precision=4).format("{:,.0f}", subset=[tr("ngram
              height="content", column_config={tr("ngram.table.word"): st.column_config.TextColumn(width="medium")})
 st.caption(tr("ngram.table.note"))
 st.download_button(tr("ngram.download.csv"), frame.to_csv(index=False).encode("utf-8"),
-                   file_name="next_words.csv", mime="text/csv")
+                   file_name=deck.file_name("next-words", "csv"), mime="text/csv")
 
+deck.section("charts")
 shown = st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=["mle", "add-delta", "modified-kn", "kn-notes"],
                        format_func=labeller("ngram.method"), key="ngram_methods")
 left, right = st.columns(2)
-left.plotly_chart(next_word_figure(table.words, {m: table.probs[m] for m in shown}, lang=lang()), width="stretch")
-right.plotly_chart(unseen_mass_figure(list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()),
-                   width="stretch")
+deck.chart(next_word_figure(table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words", left)
+deck.chart(unseen_mass_figure(list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()), "unseen-mass", right)
 
+deck.section("formula")
 st.subheader(tr("ngram.formula.header"))
 word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
 lm_add = models["add-delta"]
@@ -111,9 +115,11 @@ st.latex(tex_words(NOTES_KN, lang()))
 st.latex(kn_notes_latex(word, kn_terms(models["kn-notes"], word, context)))
 st.caption(tr("ngram.formula.kn_counts", value=f"{models['kn-interp'].prob(word, context):.5f}"))
 
+deck.section("sparsity")
 st.subheader(tr("ngram.sparsity.header"))
 if valid:
-    st.plotly_chart(sparsity_figure(sparsity_for(corpus.key, counts, valid), lang=lang()), width="stretch")
+    deck.chart(sparsity_figure(sparsity_for(corpus.key, counts, valid), lang=lang()), "sparsity")
+    deck.section("grid")
     st.subheader(tr("ngram.grid.header"))
     st.caption(tr("ngram.grid.caption"))
     floor = math.exp(corpus.true_entropy) if corpus.true_entropy is not None else None
@@ -121,8 +127,9 @@ if valid:
         st.info(tr("ngram.grid.floor", h=corpus.true_entropy, floor=floor))
     with st.spinner(tr("ngram.fitting")):
         grid = grid_for(corpus.key, delta, d, counts, valid)
-    st.plotly_chart(perplexity_heatmap(GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), width="stretch")
+    deck.chart(perplexity_heatmap(GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), "perplexity-grid")
 
+deck.section("continuation")
 cc = continuation_counts(counts)
 example = example_for(corpus.key, cc, train)
 st.subheader(tr("ngram.cont.header_example", word=example.word) if example else tr("ngram.cont.header"))
@@ -133,14 +140,15 @@ if example:
 ratio = cc.count / np.maximum(cc.continuation, 1)
 ratio[:2] = 0
 label = [int(i) for i in np.argsort(-ratio)[:10]]
-st.plotly_chart(continuation_figure(cc.words, cc.count, cc.continuation, label, lang=lang()), width="stretch")
+deck.chart(continuation_figure(cc.words, cc.count, cc.continuation, label, lang=lang()), "continuation")
 left, right = st.columns(2)
 for col, key, title in ((left, "count", "ngram.cont.by_count"), (right, "continuation", "ngram.cont.by_cont")):
     idx = top_by(cc, key, 15)
     col.markdown(f"**{tr(title)}**")
-    col.dataframe(pd.DataFrame({tr("ngram.table.word"): [cc.words[i] for i in idx], "C(w)": cc.count[idx],
-                                "N1+(• w)": cc.continuation[idx]}), hide_index=True, height="content")
+    deck.table(pd.DataFrame({tr("ngram.table.word"): [cc.words[i] for i in idx], "C(w)": cc.count[idx],
+                             "N1+(• w)": cc.continuation[idx]}), f"top-by-{key}", col, hide_index=True, height="content")
 
+deck.section("sample")
 st.subheader(tr("ngram.sample.header"))
 s1, s2 = st.columns(2)
 sample_method = s1.selectbox(tr("ngram.sample.method"), list(METHODS), index=4, format_func=labeller("ngram.method"),
@@ -151,3 +159,4 @@ for i in range(3):
 kn_model = models["modified-kn"]
 st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
                    file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")
+deck.end(order=order, delta=delta, discount=d)  # teaching mode: questions / question slide

@@ -1,0 +1,51 @@
+"""Projector styling: every text of a Plotly figure large enough to read from the back of a room.
+
+Sizes are for a 1280×720 screen (``scale=1``): ticks, legend, hover and bar labels 18 px, axis
+titles 20 px, the figure title 24 px; ``scale`` multiplies them (1.5 for a 1920×1080 slide).
+Existing larger sizes are kept; margins are made room for (automargin, a taller top margin).
+"""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+TICK, AXIS_TITLE, TITLE, LEGEND, HOVER, TEXT = 18, 20, 24, 18, 18, 18
+MIN_HEIGHT = 460
+
+
+def _at_least(current: float | None, size: float) -> float:
+    return max(float(current or 0), size)
+
+
+def projector_figure(fig: go.Figure, scale: float = 1.0, height: int | None = None) -> go.Figure:
+    """A copy of ``fig`` with projector font sizes (× ``scale``); ``height`` if given, else ≥ 460·scale."""
+    out = go.Figure(fig)
+    s = lambda size: round(size * scale)  # noqa: E731
+    layout = out.layout
+    out.update_layout(
+        font=dict(size=_at_least(layout.font.size, s(TICK))),
+        title=dict(font=dict(size=_at_least(layout.title.font.size, s(TITLE)))),
+        legend=dict(font=dict(size=_at_least(layout.legend.font.size, s(LEGEND)))),
+        hoverlabel=dict(font=dict(size=_at_least(layout.hoverlabel.font.size, s(HOVER)))),
+        margin=dict(t=max(layout.margin.t or 0, s(90)), l=max(layout.margin.l or 0, s(60)),
+                    b=max(layout.margin.b or 0, s(60)), r=max(layout.margin.r or 0, s(30))),
+        height=height or max(layout.height or 0, s(MIN_HEIGHT)),
+    )
+
+    def axis(ax) -> None:
+        ax.update(tickfont=dict(size=_at_least(ax.tickfont.size, s(TICK))),
+                  title=dict(font=dict(size=_at_least(ax.title.font.size, s(AXIS_TITLE)))), automargin=True)
+
+    out.for_each_xaxis(axis)
+    out.for_each_yaxis(axis)
+    for ann in out.layout.annotations:
+        ann.font.size = _at_least(ann.font.size, s(TEXT))
+    for trace in out.data:
+        if "textfont" in trace:
+            trace.textfont.size = _at_least(trace.textfont.size if not isinstance(trace.textfont.size, tuple) else None,
+                                             s(TEXT))
+        if "colorbar" in trace:
+            trace.colorbar.tickfont.size = _at_least(trace.colorbar.tickfont.size, s(TICK))
+            trace.colorbar.title.font.size = _at_least(trace.colorbar.title.font.size, s(AXIS_TITLE))
+        if "hoverlabel" in trace and trace.hoverlabel.font.size is not None and not isinstance(trace.hoverlabel.font.size, tuple):
+            trace.hoverlabel.font.size = _at_least(trace.hoverlabel.font.size, s(HOVER))
+    return out

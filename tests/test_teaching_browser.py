@@ -1,0 +1,98 @@
+"""Teaching mode in a real browser at 1280×720 (a projector): chart tick labels and titles measured
+≥ 16 px, sidebar collapsed, arrow keys change slides, and a question's answer is nowhere in the DOM
+until Reveal is pressed. Screenshots of the projector view in both languages go to screenshots/."""
+from __future__ import annotations
+
+import pytest
+
+from lmcore.ngram import MAX_ORDER, count_ngrams
+from lmcore.samples import default_settings, load_sample
+from lmcore.teaching import LessonInputs, topic_questions
+from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, screenshot, streamlit_server, wait_for_app
+
+pytestmark = pytest.mark.browser
+PROJECTOR = {"width": 1280, "height": 720}
+FONT_SIZES = """() => {
+  const size = (sel) => [...document.querySelectorAll(sel)].filter(e => e.getBoundingClientRect().width > 0)
+                                                           .map(e => parseFloat(getComputedStyle(e).fontSize));
+  return {ticks: size('.js-plotly-plot .xtick text, .js-plotly-plot .ytick text'),
+          titles: size('.js-plotly-plot .gtitle'), axis: size('.js-plotly-plot .xtitle, .js-plotly-plot .ytitle'),
+          legend: size('.js-plotly-plot .legendtext'), charts: document.querySelectorAll('.js-plotly-plot').length};
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server(browser):
+    with streamlit_server() as url:
+        warm = browser.new_page()
+        warm.goto(url)
+        wait_for_app(warm)
+        warm.close()
+        yield url
+
+
+def open_slide(browser, server, slide: str, lang: str):
+    context = browser.new_context(viewport=PROJECTOR, locale="zh-CN" if lang == "zh" else "en-US")
+    page = context.new_page()
+    page.goto(f"{server}/smoothing?present=1&slide={slide}&lang={lang}", timeout=300_000)
+    wait_for_app(page, timeout=300_000)
+    page.wait_for_timeout(1500)  # Plotly draws after the script has finished
+    return page
+
+
+def english_questions():
+    corpus = load_sample("english", default_settings("english"), 0)
+    counts = count_ngrams(corpus.mapped("train"), MAX_ORDER)
+    inputs = LessonInputs(counts, corpus.mapped("test"), "", order=3, delta=1.0, discount=0.75)
+    return {q.qid: q for q in topic_questions("ngram", inputs, 0) + topic_questions("perplexity", inputs, 0)}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_projector_chart_text_is_at_least_16px_at_1280x720(browser, server, lang):
+    page = open_slide(browser, server, "charts", lang)
+    sizes = page.evaluate(FONT_SIZES)
+    screenshot(page, f"teaching-projector-charts-{lang}", max_height=720)
+    assert sizes["charts"] == 2, sizes  # one slide: the two charts of this section only
+    assert sizes["ticks"] and min(sizes["ticks"]) >= 16, sizes
+    assert sizes["titles"] and min(sizes["titles"]) >= 16, sizes
+    assert min(sizes["axis"] + sizes["legend"]) >= 16, sizes
+    sidebar = page.locator("[data-testid='stSidebar']")
+    assert sidebar.get_attribute("aria-expanded") == "false" or sidebar.bounding_box()["width"] < 50
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(1000)
+    wait_for_app(page)
+    assert "slide=q-ngram.continuation" in page.url
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_answer_is_not_in_the_dom_before_reveal(browser, server, lang):
+    q = english_questions()["ngram.add_delta"]
+    page = open_slide(browser, server, "q-ngram.add_delta", lang)
+    html = page.content()
+    h, w = q.table.rows[0][:2]
+    assert f"“{w}” | “{h}”" in html  # the question of the server is the one computed here
+    for secret in (q.reveal.render(lang), q.answer_text(lang)):
+        assert secret not in html and secret not in page.inner_text("body")
+    screenshot(page, f"teaching-projector-question-{lang}", max_height=720)
+    page.get_by_role("textbox").first.fill(f"{q.answer:.6f}")
+    page.get_by_role("button", name="Reveal the answer" if lang == "en" else "揭晓答案").click()
+    page.wait_for_timeout(1000)
+    wait_for_app(page)
+    page.wait_for_timeout(1500)
+    body = page.inner_text("body")
+    assert q.answer_text(lang) in body and ("Right" in body or "答对了" in body)
+    assert page.evaluate(FONT_SIZES)["charts"] == 1  # the chart that explains it
+    screenshot(page, f"teaching-projector-revealed-{lang}", max_height=1400)
+    page.context.close()

@@ -1,0 +1,390 @@
+"""Teaching mode in Streamlit: projector view with one section per slide, predict-then-reveal
+questions, exercise sheets, figure/table exports and a "share this view" QR code.
+
+A page uses it through one object and a few lines::
+
+    deck = teaching.deck("gradients")          # top: projector CSS, slide bar, sidebar tools
+    deck.section("curves")                     # one line before each section of the page
+    deck.chart(fig, "gradient-curves", left)   # instead of left.plotly_chart(fig, width="stretch")
+    deck.end(hidden=hidden)                    # bottom: the questions (normal view) or a question slide
+
+In projector view only the current slide is shown: the page's other sections run (their widgets
+keep their values) inside a hidden container that is emptied when the section ends, so neither
+they nor any answer reach the page. Answers live in server memory (the cached questions) and
+session state only; the page receives a question's answer when the student presses Reveal.
+"""
+from __future__ import annotations
+
+import io
+import urllib.parse
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from lmcore.teaching import LESSONS, PAGE_TOPICS, LessonInputs, Question, build_sheet, parse_number, topic_questions
+from lmcore.teaching.explain import explain_figure
+from lmcore.teaching.export import SLIDE, ExportError, export_name, figure_image
+from lmcore.teaching.projector import projector_figure
+from lmcore.teaching.question import CHOICE, fmt
+from lmcore.teaching.sheet import MAX_QUESTIONS, MIN_QUESTIONS, key_markdown, md_escape, sheet_markdown, sheet_pdf
+from ui.models import ngram_counts
+from ui.navigation import PAGES
+from ui.state import corpus_label, current_corpus, lang, query_param, set_query_params, tr
+
+SCORE = "teaching_score"
+ANSWERS = "teaching_answers"
+NOT_SETTINGS = {"present", "slide", "lang", "qseed"}
+
+PROJECTOR_CSS = """<style>
+html { font-size: 20px; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.4rem; padding-bottom: 2rem; max-width: 100%; }
+[class*="st-key-lmlab-offstage"] { display: none !important; }
+[data-testid="stMarkdownContainer"] table { font-size: 1.1rem; }
+/* the slide bar names the page: its title and the caption under it give the room to the slide */
+[data-testid="stElementContainer"]:has(h1),
+[data-testid="stElementContainer"]:has(h1) + [data-testid="stElementContainer"]:has([data-testid="stCaptionContainer"])
+  { display: none !important; }
+</style>"""
+
+KEYS_JS = """<script>
+(function () {
+  const doc = window.parent ? window.parent.document : document;
+  const win = doc.defaultView || window;
+  if (win.__lmlabKeys) doc.removeEventListener("keydown", win.__lmlabKeys);
+  win.__lmlabKeys = function (e) {
+    const a = doc.activeElement;
+    const busy = a && (/^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName) || a.isContentEditable ||
+                       ["slider", "radio", "combobox", "listbox", "textbox"].includes(a.getAttribute("role")));
+    if (busy || e.altKey || e.ctrlKey || e.metaKey) return;
+    const key = {ArrowRight: "next", PageDown: "next", ArrowLeft: "prev", PageUp: "prev"}[e.key];
+    const button = key && doc.querySelector(".st-key-lmlab-" + key + " button");
+    if (button && !button.disabled) { e.preventDefault(); button.click(); }
+  };
+  doc.addEventListener("keydown", win.__lmlabKeys);
+})();
+</script>"""
+
+
+# ------------------------------------------------------------------------------------------ projector
+def projector_mode() -> bool:
+    """Projector view on or off (``?present=1`` or the sidebar toggle); styles the page when on."""
+    if "teaching_present" not in st.session_state:
+        st.session_state["teaching_present"] = query_param("present", False)
+    else:  # keep the choice across pages (Streamlit drops the state of widgets not drawn on a page)
+        st.session_state["teaching_present"] = st.session_state["teaching_present"]
+    on = st.sidebar.toggle(tr("teaching.projector"), key="teaching_present", help=tr("teaching.projector_help"))
+    if on:
+        set_query_params(present=1)
+        st.set_page_config(initial_sidebar_state="collapsed")
+        st.html(PROJECTOR_CSS)
+        st.html(KEYS_JS, unsafe_allow_javascript=True)
+    else:
+        st.query_params.pop("present", None)
+        st.query_params.pop("slide", None)
+    return on
+
+
+def styled(fig, projector: bool):
+    """The figure as shown: projector fonts in projector view, unchanged otherwise."""
+    return projector_figure(fig) if projector else fig
+
+
+# ------------------------------------------------------------------------------------------ the deck
+def deck(page: str) -> "Deck":
+    """Teaching mode for one page (a key of :data:`lmcore.teaching.LESSONS`)."""
+    return Deck(page)
+
+
+class Deck:
+    """Projector slides, exports and questions of one page run."""
+
+    def __init__(self, page: str) -> None:
+        self.page = page
+        self.slides = LESSONS[page]
+        self.projector = projector_mode()
+        self._offstage: tuple[Any, Any] | None = None
+        self._count = 0
+        self.shown = False
+        self.current = self._current_slide() if self.projector else None
+        st.sidebar.markdown(f"**{tr('teaching.sidebar.header')}**")
+        self._sidebar = st.sidebar.container()  # filled by end(), once the page has put its settings in the URL
+        self._share = None
+        if self.projector:
+            self._slide_bar()
+
+    # --- slides
+    def _current_slide(self) -> str:
+        names = [_slide_param(s) for s in self.slides]
+        wanted = st.session_state.get(f"teaching_slide_{self.page}") or query_param("slide", names[0])
+        name = wanted if wanted in names else names[0]
+        st.session_state[f"teaching_slide_{self.page}"] = name
+        set_query_params(slide=name)
+        return self.slides[names.index(name)]
+
+    def _move(self, step: int) -> None:
+        names = [_slide_param(s) for s in self.slides]
+        i = names.index(_slide_param(self.current))
+        st.session_state[f"teaching_slide_{self.page}"] = names[max(0, min(len(names) - 1, i + step))]
+
+    def _slide_bar(self) -> None:
+        i = self.slides.index(self.current)
+        left, mid, right, share = st.columns([2, 7, 2, 1], vertical_alignment="center")
+        left.button(tr("teaching.prev"), key="lmlab-prev", on_click=self._move, args=(-1,), disabled=i == 0, width="stretch")
+        right.button(tr("teaching.next"), key="lmlab-next", on_click=self._move, args=(1,),
+                     disabled=i == len(self.slides) - 1, width="stretch")
+        mid.markdown(f"**{tr('teaching.slide', i=i + 1, n=len(self.slides))} · {self._slide_title(self.current)}**  \n"
+                     f"<small>{tr(f'nav.{self.page}')} · {tr('teaching.keys_hint')}</small>", unsafe_allow_html=True)
+        self._share = share.popover("📱")
+
+    def _slide_title(self, slide: str) -> str:
+        kind, _, name = slide.partition(":")
+        if kind == "sec":
+            return tr(f"teaching.sec.{self.page}.{name}")
+        questions = [s for s in self.slides if s.startswith("q:")]
+        return tr("teaching.slide.question", i=questions.index(slide) + 1)
+
+    def section(self, name: str) -> None:
+        """Mark the start of a page section (ends the previous one). In projector view, a section
+        that is not the current slide runs hidden and is removed when it ends."""
+        if f"sec:{name}" not in self.slides:
+            raise KeyError(f"section {name!r} is not in the {self.page} lesson")
+        if not self.projector:
+            return
+        self._close_offstage()
+        if self.current != f"sec:{name}":
+            self._count += 1
+            placeholder = st.empty()
+            box = placeholder.container(key=f"lmlab-offstage-{self._count}")
+            box.__enter__()
+            self._offstage = (placeholder, box)
+        else:
+            self.shown = True
+
+    def _close_offstage(self) -> None:
+        if self._offstage is not None:
+            placeholder, box = self._offstage
+            box.__exit__(None, None, None)
+            placeholder.empty()
+            self._offstage = None
+
+    def end(self, **settings: Any) -> None:
+        """Close the page: the page's questions (normal view), or the current question slide."""
+        self._close_offstage()
+        inputs = lesson_inputs(self.page, **settings)
+        questions = page_questions(self.page, inputs)
+        share_view(self.page, self._sidebar)
+        sheet_download(inputs, self._sidebar)
+        if self._share is not None:
+            share_view(self.page, self._share, big=True)
+        if not self.projector:
+            st.header(tr("teaching.quiz.header"))
+            st.caption(tr("teaching.quiz.caption"))
+            predict_then_reveal(self, questions)
+            return
+        if self.current.startswith("q:"):
+            wanted = [q for q in questions if q.qid == self.current[2:]]
+            if wanted:
+                predict_then_reveal(self, wanted, number=self._slide_title(self.current))
+            else:
+                st.info(tr("teaching.quiz.none"))
+        elif not self.shown:
+            st.info(tr("teaching.slide.empty"))
+
+    # --- figures and tables
+    def file_name(self, what: str, ext: str, size: tuple[int, int] | None = None) -> str:
+        """A file name saying page, what, corpus and the page's settings (from the URL)."""
+        settings = {k: v for k, v in st.query_params.items() if k not in NOT_SETTINGS}
+        return export_name(self.page, what, plain_label(current_corpus()), settings, ext, size)
+
+    def chart(self, fig, name: str, where=None) -> None:
+        """Show a figure (projector fonts in projector view) with PNG/SVG slide-size downloads.
+        In projector view every chart takes the full width (side-by-side columns are too narrow)."""
+        where = st if self.projector or where is None else where
+        where.plotly_chart(styled(fig, self.projector), width="stretch")
+        figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), where)
+
+    def table(self, frame: pd.DataFrame, name: str, where=None, **kwargs: Any) -> None:
+        """Show a table with a CSV download named after page, corpus and settings."""
+        where = where or st
+        where.dataframe(frame, **kwargs)
+        where.download_button(tr("teaching.export.csv"), frame.to_csv(index=False).encode("utf-8"),
+                              file_name=self.file_name(name, "csv"), mime="text/csv", on_click="ignore",
+                              key=f"lmlab-csv-{name}")
+
+
+def _slide_param(slide: str) -> str:
+    kind, _, name = slide.partition(":")
+    return name if kind == "sec" else "q-" + name
+
+
+# ------------------------------------------------------------------------------------------ exports
+@st.cache_data(show_spinner=False, max_entries=64)
+def _image(fig_json: str, fmt: str, width: int, height: int) -> bytes:
+    import plotly.io as pio
+
+    return figure_image(pio.from_json(fig_json), fmt, width, height)
+
+
+def figure_downloads(fig, file_pattern: str, where=None) -> None:
+    """A small "Export" popover: the figure as PNG and SVG at slide size, made when clicked."""
+    where = where or st
+    w, h = SLIDE
+    fig_json = fig.to_json()
+
+    def make(ext: str):
+        def render() -> bytes:
+            try:
+                return _image(fig_json, ext, w, h)
+            except ExportError as error:
+                return tr("teaching.export.failed", reason=str(error)).encode("utf-8")
+        return render
+
+    with where.popover(tr("teaching.export.label")):
+        for ext, mime in (("png", "image/png"), ("svg", "image/svg+xml")):
+            st.download_button(tr(f"teaching.export.{ext}", w=w, h=h), make(ext), file_name=file_pattern.format(ext=ext),
+                               mime=mime, on_click="ignore", key=f"lmlab-{ext}-{file_pattern}")
+
+
+# ------------------------------------------------------------------------------------------ questions
+def lesson_inputs(page: str, **settings: Any) -> LessonInputs:
+    """The live corpus and settings the questions are drawn from."""
+    corpus = current_corpus()
+    train = corpus.mapped("train")
+    counts = ngram_counts(corpus) if train else None
+    held_out = corpus.mapped("test") or corpus.mapped("valid")
+    return LessonInputs(counts, held_out, plain_label(corpus), **settings)
+
+
+def plain_label(corpus) -> str:
+    """The corpus's name as plain text (sheets and file names escape it themselves)."""
+    builtin = corpus.name in ("english", "chinese") or corpus.name.startswith("synthetic")
+    return corpus_label(corpus) if builtin else corpus.name
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _questions(page: str, key: str, settings: tuple, seed: int, _inputs: LessonInputs) -> list[Question]:
+    return [q for topic in PAGE_TOPICS[page] for q in topic_questions(topic, _inputs, seed)]
+
+
+def page_questions(page: str, inputs: LessonInputs) -> list[Question]:
+    """The page's questions for this corpus, settings and seed (``?qseed=``), cached."""
+    seed = query_param("qseed", 0)
+    settings = tuple(sorted((k, v) for k, v in vars(inputs).items() if k not in ("counts", "held_out")))
+    return _questions(page, current_corpus().key, settings, seed, inputs)
+
+
+def predict_then_reveal(deck: Deck, questions: list[Question], number: str | None = None) -> None:
+    """Each question with its table and an answer box; after Reveal: right/wrong, the answer, the
+    working and the figure that explains it. The class score is kept in session state."""
+    score = st.session_state.setdefault(SCORE, {"answered": 0, "right": 0})
+    if not questions:
+        st.info(tr("teaching.quiz.none"))
+    for i, q in enumerate(questions, 1):
+        with st.container(border=True):
+            _question(deck, q, number or tr("teaching.quiz.question_n", i=i))
+    st.caption(tr("teaching.quiz.score", right=score["right"], answered=score["answered"]))
+    if st.button(tr("teaching.quiz.new"), key=f"lmlab-new-{number or 'all'}"):
+        set_query_params(qseed=query_param("qseed", 0) + 1)
+        st.rerun()
+
+
+def _question(deck: Deck, q: Question, title: str) -> None:
+    language = lang()
+    st.markdown(f"**{md_escape(title)}** · {md_escape(tr(f'teaching.topic.{q.topic}'))}")
+    st.markdown(md_escape(q.prompt.render(language)))
+    if q.table is not None:
+        header, rows = q.table.render(language)
+        st.markdown("\n".join(["| " + " | ".join(md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
+                              + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]))
+    answers = st.session_state.setdefault(ANSWERS, {})
+    record = answers.get(q.uid)
+    if record is None:
+        with st.form(key=f"lmlab-quiz-{q.uid}"):
+            if q.kind == CHOICE:
+                labels = [c.render(language) for c in q.choices]
+                raw = st.radio(tr("teaching.quiz.your_answer"), range(len(labels)), index=None,
+                               format_func=lambda i: labels[i], key=f"lmlab-in-{q.uid}")
+            else:
+                raw = st.text_input(tr("teaching.quiz.your_answer"), placeholder=tr("teaching.quiz.number_placeholder"),
+                                    key=f"lmlab-in-{q.uid}", max_chars=40)
+            st.caption(q.tolerance.describe(language) if q.kind != CHOICE else "")
+            submitted = st.form_submit_button(tr("teaching.quiz.reveal"), type="primary")
+        if not submitted:
+            return
+        response = raw if q.kind == CHOICE else (parse_number(raw) if raw and raw.strip() else None)
+        if q.kind != CHOICE and raw and raw.strip() and response is None:
+            st.warning(tr("teaching.quiz.bad_number", raw=raw))
+            return
+        answers[q.uid] = record = {"response": response, "right": q.check(response) if response is not None else None}
+        score = st.session_state[SCORE]
+        if response is not None:
+            score["answered"] += 1
+            score["right"] += int(bool(record["right"]))
+        st.rerun()
+    _reveal(deck, q, record, language)
+
+
+def _reveal(deck: Deck, q: Question, record: dict, language: str) -> None:
+    response = record["response"]
+    if response is None:
+        st.info(tr("teaching.quiz.no_answer"))
+    elif record["right"]:
+        st.success(tr("teaching.quiz.correct"))
+    else:
+        said = q.choices[int(response)].render(language) if q.kind == CHOICE else fmt(response)
+        st.error(tr("teaching.quiz.wrong", response=said))
+    st.markdown(f"**{md_escape(tr('teaching.quiz.answer', answer=q.answer_text(language)))}**")
+    st.markdown(md_escape(q.reveal.render(language)))
+    deck.chart(explain_figure(q, language), f"answer-{q.qid}")
+
+
+# ------------------------------------------------------------------------------------------ sheets, share
+def sheet_download(inputs: LessonInputs, where=None) -> None:
+    """Sheet and answer key as Markdown and PDF, EN or 中文; the seed is kept in the URL (``?qseed=``)."""
+    where = where or st
+    with where.expander(tr("teaching.sheet.header")):
+        n = st.slider(tr("teaching.sheet.n"), MIN_QUESTIONS, MAX_QUESTIONS, 8, key="teaching_sheet_n")
+        seed = int(st.number_input(tr("teaching.sheet.seed"), 0, 1_000_000, query_param("qseed", 0), key="teaching_sheet_seed"))
+        set_query_params(qseed=seed)
+        sheet_lang = st.radio(tr("teaching.sheet.lang"), ["en", "zh"], index=["en", "zh"].index(lang()), horizontal=True,
+                              format_func={"en": "English", "zh": "中文"}.get, key="teaching_sheet_lang")
+        sheet = build_sheet(inputs, seed, n)
+        stem = export_name("sheet", "seed" + str(seed), inputs.corpus, inputs.settings(), "x").rsplit(".", 1)[0]
+        files = [("teaching.sheet.md", lambda: sheet_markdown(sheet, sheet_lang).encode("utf-8"), "md", "text/markdown"),
+                 ("teaching.sheet.pdf", lambda: _pdf(sheet, sheet_lang, False), "pdf", "application/pdf"),
+                 ("teaching.sheet.key_md", lambda: key_markdown(sheet, sheet_lang).encode("utf-8"), "md", "text/markdown"),
+                 ("teaching.sheet.key_pdf", lambda: _pdf(sheet, sheet_lang, True), "pdf", "application/pdf")]
+        for label, data, ext, mime in files:
+            name = f"{stem}_{sheet_lang}{'_key' if 'key' in label else ''}.{ext}"
+            st.download_button(tr(label), data, file_name=name, mime=mime, on_click="ignore", key=f"lmlab-{label}")
+
+
+def _pdf(sheet, language: str, key: bool) -> bytes:
+    try:
+        return sheet_pdf(sheet, language, key)
+    except ExportError as error:
+        return tr("teaching.sheet.failed", reason=str(error)).encode("utf-8")
+
+
+def view_url(page: str) -> str:
+    """The full link of this view: this page, its settings and section (the current query string)."""
+    base = urllib.parse.urlsplit(st.context.url or "http://localhost:8501")
+    path = next(url for stem, url, _ in PAGES if stem == page)
+    params = {k: v for k, v in st.query_params.items()}
+    params["lang"] = lang()
+    return urllib.parse.urlunsplit((base.scheme, base.netloc, "/" + path, urllib.parse.urlencode(params), ""))
+
+
+def share_view(page: str, where=None, big: bool = False) -> None:
+    """The full link and a QR code of it (segno), for students to scan."""
+    import segno
+
+    where = where or st
+    url = view_url(page)
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="png", scale=10 if big else 5, border=2)
+    box = where if big else where.expander(tr("teaching.share.header"))
+    box.caption(tr("teaching.share.caption"))
+    box.image(buffer.getvalue(), width=420 if big else 220)
+    box.code(url, language=None, wrap_lines=True)
