@@ -162,6 +162,29 @@ def test_compose_config_is_valid_and_matches_the_template(tmp_path):
     assert missing == []
 
 
+def test_replicas_share_one_server_s_memory_budget_and_training_slots(monkeypatch):
+    monkeypatch.setenv("LMLAB_MEMORY_MB", "1000")
+    monkeypatch.setenv("LMLAB_TRAINING_SLOTS", "6")
+    env = serve.replica_env(3)
+    assert (env["LMLAB_MEMORY_MB"], env["LMLAB_TRAINING_SLOTS"]) == ("333", "2")
+    monkeypatch.setenv("LMLAB_TRAINING_SLOTS", "1")
+    assert serve.replica_env(4)["LMLAB_TRAINING_SLOTS"] == "1"  # every replica can train
+
+
+def test_container_recipe_copies_what_the_app_imports():
+    """deploy/Dockerfile copies an explicit list: every top-level package of this repository that the
+    app imports (and the samples, the Streamlit config) must be on it; the replica flags match serve's."""
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    copied = set(re.findall(r"^COPY (\S+) ", dockerfile, re.M))
+    local = {p.name for p in ROOT.iterdir() if p.is_dir() and any(p.glob("*.py"))} - {"tests", "bench", "deploy"}
+    sources = [ROOT / "app.py", *(ROOT / "ui").glob("*.py"), *(ROOT / "pages").glob("*.py")]
+    imported = {m for f in sources for m in re.findall(r"^\s*(?:from|import) (\w+)", f.read_text(), re.M)}
+    assert (imported & local) | {"pages", "assets", ".streamlit", "app.py"} <= copied
+    flags = " ".join(serve.replica_command(8501)[3:])
+    for flag in re.findall(r"--(?!server\.(?:port|address))[\w.]+ \S+", flags):
+        assert '"{}", "{}"'.format(*flag.split()) in dockerfile, flag
+
+
 def test_serve_is_an_executable_command():
     assert os.access(SERVE, os.X_OK)
     result = subprocess.run([str(SERVE), "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60)
