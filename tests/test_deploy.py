@@ -1,0 +1,354 @@
+"""deploy/serve: several app processes behind HAProxy with cookie affinity, run for real.
+
+The browser tests start `deploy/serve --replicas 2`, open two students in separate browser contexts
+(separate cookies) and drive them through the balancer: upload, a page with charts, a short training
+run. Then one replica is killed (SIGKILL) under a student. Skipped with a reason where HAProxy is not
+installed, except in CI (CI=true), where .ci/run installs it.
+"""
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from importlib.machinery import SourceFileLoader
+from pathlib import Path
+
+import pytest
+
+from lmcore.i18n import t
+from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, screenshot, wait_for_app
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVE = ROOT / "deploy" / "serve"
+COMPOSE_CFG = ROOT / "deploy" / "haproxy.compose.cfg"
+COOKIE = "lmlab_replica"
+
+
+def _load_serve():
+    loader = SourceFileLoader("lmlab_deploy_serve", str(SERVE))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+serve = _load_serve()
+
+
+def require_haproxy() -> str:
+    found = serve.find_haproxy()
+    if found is None:
+        reason = "deploy tests need HAProxy (apt-get install haproxy)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Served:
+    """A running `deploy/serve`: its process, URL, replica pids by cookie value, run directory."""
+    process: subprocess.Popen
+    url: str
+    run_dir: Path
+    replicas: dict[str, int] = field(default_factory=dict)
+
+    def output(self) -> str:
+        return (self.run_dir / "serve.out").read_text()
+
+    def server_stats(self) -> dict[str, dict[str, str]]:
+        """HAProxy's own view of each replica (status UP/DOWN, scur = open connections), by server name."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(str(self.run_dir / "haproxy.sock"))
+            s.sendall(b"show stat\n")
+            text = s.makefile().read()
+        rows = csv.DictReader(io.StringIO(text.lstrip("# ")))
+        return {r["svname"]: r for r in rows if r["pxname"] == "replicas" and r["svname"] in self.replicas}
+
+
+def start_serve(run_dir: Path, replicas: int) -> Served:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    out = open(run_dir / "serve.out", "w")
+    process = subprocess.Popen([sys.executable, str(SERVE), "--replicas", str(replicas), "--port", str(port),
+                                "--host", "127.0.0.1", "--run-dir", str(run_dir)],
+                               cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    served = Served(process, f"http://127.0.0.1:{port}", run_dir)
+    deadline = time.monotonic() + 300
+    while "LM Lab on" not in served.output():
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_serve(served)
+            raise RuntimeError(f"deploy/serve did not come up:\n{served.output()}")
+        time.sleep(0.5)
+    served.replicas = {name: int(pid) for name, pid in re.findall(r"replica (r\d+) pid (\d+)", served.output())}
+    return served
+
+
+def stop_serve(served: Served, sig: int = signal.SIGTERM) -> None:
+    if served.process.poll() is None:
+        os.kill(served.process.pid, sig)
+        try:
+            served.process.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(served.process.pid, signal.SIGKILL)
+            served.process.wait()
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+# ------------------------------------------------------------------ config and command, no browser
+
+def test_config_from_the_template_is_accepted_by_haproxy(tmp_path):
+    haproxy = require_haproxy()
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(serve.render_config("127.0.0.1:8501", str(tmp_path / "sock"), [40001, 40002, 40003]))
+    check = subprocess.run([haproxy, "-c", "-f", str(config)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    text = config.read_text()
+    assert re.search(rf"^\s*cookie {COOKIE} insert indirect nocache", text, re.M)
+    assert re.findall(r"^\s*server (r\d) 127\.0\.0\.1:(\d+) cookie (r\d)$", text, re.M) == [
+        ("r1", "40001", "r1"), ("r2", "40002", "r2"), ("r3", "40003", "r3")]
+    assert not re.search(r"^\s*balance\s+source", text, re.M)  # one NAT address = one replica: never hash addresses
+
+
+def test_compose_config_is_valid_and_matches_the_template(tmp_path):
+    """The compose config differs from the template only in how it finds the replicas."""
+    haproxy = require_haproxy()
+    check = subprocess.run([haproxy, "-c", "-f", str(COMPOSE_CFG)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+    def directives(text: str) -> set[str]:
+        lines = {re.sub(r"\s+", " ", line.split("#")[0]).strip() for line in text.splitlines()}
+        return {line for line in lines if line and not line.startswith(("server", "bind", "stats socket", "$"))}
+
+    compose = directives(COMPOSE_CFG.read_text())
+    missing = [d for d in directives((ROOT / "deploy" / "haproxy.cfg.in").read_text())
+               if not any(c == d or c.startswith(d + " ") for c in compose)]  # compose may add e.g. "dynamic"
+    assert missing == []
+
+
+def test_replicas_share_one_server_s_memory_budget_and_training_slots(monkeypatch):
+    monkeypatch.setenv("LMLAB_MEMORY_MB", "1000")
+    monkeypatch.setenv("LMLAB_TRAINING_SLOTS", "6")
+    env = serve.replica_env(3)
+    assert (env["LMLAB_MEMORY_MB"], env["LMLAB_TRAINING_SLOTS"]) == ("333", "2")
+    monkeypatch.setenv("LMLAB_TRAINING_SLOTS", "1")
+    assert serve.replica_env(4)["LMLAB_TRAINING_SLOTS"] == "1"  # every replica can train
+
+
+def test_container_recipe_copies_what_the_app_imports():
+    """deploy/Dockerfile copies an explicit list: every top-level package of this repository that the
+    app imports (and the samples, the Streamlit config) must be on it; the replica flags match serve's."""
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    copied = set(re.findall(r"^COPY (\S+) ", dockerfile, re.M))
+    local = {p.name for p in ROOT.iterdir() if p.is_dir() and any(p.glob("*.py"))} - {"tests", "bench", "deploy"}
+    sources = [ROOT / "app.py", *(ROOT / "ui").glob("*.py"), *(ROOT / "pages").glob("*.py")]
+    imported = {m for f in sources for m in re.findall(r"^\s*(?:from|import) (\w+)", f.read_text(), re.M)}
+    assert (imported & local) | {"pages", "assets", ".streamlit", "app.py"} <= copied
+    flags = " ".join(serve.replica_command(8501)[3:])
+    for flag in re.findall(r"--(?!server\.(?:port|address))[\w.]+ \S+", flags):
+        assert '"{}", "{}"'.format(*flag.split()) in dockerfile, flag
+
+
+def test_serve_is_an_executable_command():
+    assert os.access(SERVE, os.X_OK)
+    result = subprocess.run([str(SERVE), "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0 and "--replicas" in result.stdout and "--port" in result.stdout
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "Ctrl-C"])
+def test_a_signal_stops_every_process(tmp_path, how):
+    require_haproxy()
+    served = start_serve(tmp_path / "run", replicas=2)
+    children = _descendants(served.process.pid)
+    assert set(served.replicas.values()) <= children and len(children) >= 3  # 2 replicas + haproxy
+    port = int(served.url.rsplit(":", 1)[1])
+    if how == "SIGTERM":
+        os.kill(served.process.pid, signal.SIGTERM)
+    else:  # a terminal sends SIGINT to the whole foreground process group
+        os.killpg(served.process.pid, signal.SIGINT)
+    assert served.process.wait(60) == 0, served.output()
+    assert [pid for pid in children if _alive(pid)] == []
+    with socket.socket() as s:
+        assert s.connect_ex(("127.0.0.1", port)) != 0
+    assert "stopped" in served.output()
+
+
+# ------------------------------------------------------------------ two students in Chromium
+
+@pytest.fixture(scope="module")
+def browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    require_haproxy()
+    served = start_serve(tmp_path / "run", replicas=2)
+    yield served
+    stop_serve(served)
+
+
+def _text(name: str) -> str:
+    lines = [f"Student {name} writes sentence {i} about the {w} near the old {v} ." for i in range(240)
+             for w, v in [(("river", "mill", "school", "garden")[i % 4], ("bridge", "road", "tower")[i % 3])]]
+    return "\n".join(lines) + "\n"
+
+
+class Student:
+    """One browser context (its own cookies) on the balancer's URL; records failed HTTP responses."""
+
+    def __init__(self, browser, url: str, name: str, tmp_path: Path, path: str = "") -> None:
+        self.name, self.tmp_path = name, tmp_path
+        self.context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+        self.page = self.context.new_page()
+        self.failed: list[str] = []
+        self.socket_closes = 0
+        self.page.on("response", self._response)
+        self.page.on("websocket", lambda ws: ws.on("close", lambda _: self._closed()))
+        self.page.goto(f"{url}/{path}?lang=en")
+        wait_for_app(self.page)
+
+    def _response(self, response) -> None:
+        # On a deep link the frontend first probes <page>/_stcore/health and host-config (404), then /_stcore/.
+        probe = response.status == 404 and response.url.endswith(("/_stcore/health", "/_stcore/host-config"))
+        if response.status >= 400 and not probe:
+            self.failed.append(f"{response.status} {response.url}")
+
+    def _closed(self) -> None:
+        self.socket_closes += 1
+
+    def replica(self) -> str:
+        return next(c["value"] for c in self.context.cookies() if c["name"] == COOKIE)
+
+    def exceptions(self) -> list[str]:
+        return [e.inner_text()[:2000] for e in self.page.locator("[data-testid='stException']").all()]
+
+    def sidebar(self):
+        return self.page.locator("[data-testid='stSidebar']")
+
+    def go(self, stem: str) -> None:
+        self.page.locator("[data-testid='stSidebarNav']").get_by_text(t(f"nav.{stem}", "en"), exact=True).click()
+        self.page.wait_for_timeout(800)
+        wait_for_app(self.page)
+
+    def upload(self) -> str:
+        path = self.tmp_path / f"{self.name}.txt"
+        path.write_text(_text(self.name))
+        self.sidebar().locator("input[type='file']").set_input_files(str(path))
+        label = t("sidebar.sample.upload", "en", name=path.name)
+        self.sidebar().get_by_text(label).wait_for(timeout=120_000)
+        wait_for_app(self.page)
+        return label
+
+    def train_briefly(self) -> None:
+        """The LSTM page's Train button with the smallest model and step count; a chart must come back
+        (directly, or after a progress/queue indicator) inside the training expander."""
+        self.go("lstm")
+        expander = self.page.locator("[data-testid='stExpander']").filter(has=self.page.locator(".st-key-lstm_train"))
+        charts = expander.locator("[data-testid='stPlotlyChart']")
+        assert charts.count() == 0  # nothing trained yet on this upload
+        for key in ("lstm_steps", "lstm_hidden"):
+            self.page.locator(f".st-key-{key}").get_by_role("slider").focus()
+            self.page.keyboard.press("Home")
+            self.page.wait_for_timeout(500)
+            wait_for_app(self.page)
+        self.page.locator(".st-key-lstm_train button").click()
+        charts.first.wait_for(timeout=300_000)
+        wait_for_app(self.page, timeout=300_000)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.mark.browser
+def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp_path):
+    """Two students (own cookies) open a deep link, upload, see a page with charts and train briefly,
+    each on its own replica. Then SIGKILL the replica under one of them: HAProxy marks it DOWN within
+    seconds, the other student notices nothing, and the one who was on it reconnects to the other
+    replica at once; the next click shows a fresh session (built-in sample, no upload): no hang."""
+    students, labels = [], {}
+    for name in ("ada", "bo"):  # one after the other, as students arrive, each the first on a replica
+        student = Student(browser, served.url, name, tmp_path, path="corpus-stats")
+        students.append(student)
+        assert student.page.get_by_text("Page not found").count() == 0  # deploy/serve ran each replica once
+        labels[name] = student.upload()
+        student.go("corpus")
+        assert student.sidebar().get_by_text(labels[name]).is_visible()
+        assert student.page.locator("[data-testid='stMain'] [data-testid='stPlotlyChart']").count() >= 1
+    ada, bo = students
+    assert {ada.replica(), bo.replica()} == {"r1", "r2"}
+    stats = served.server_stats()
+    assert all(int(stats[r]["scur"]) >= 1 for r in ("r1", "r2")), stats  # each replica holds a websocket
+    for student, other in ((ada, bo), (bo, ada)):
+        student.train_briefly()
+        screenshot(student.page, f"deploy-trained-{student.name}")
+        assert student.exceptions() == []
+        assert student.sidebar().get_by_text(labels[student.name]).is_visible()
+        assert student.sidebar().get_by_text(f"{other.name}.txt").count() == 0
+    assert ada.failed == [] and bo.failed == []
+    assert ada.socket_closes == 0 and bo.socket_closes == 0
+
+    victim, survivor = bo.replica(), ada.replica()
+    os.kill(served.replicas[victim], signal.SIGKILL)
+    killed = time.monotonic()
+    while served.server_stats()[victim]["status"] != "DOWN":
+        assert time.monotonic() - killed < 15, served.server_stats()
+        time.sleep(0.2)
+    connected = bo.page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']")
+    while not (bo.socket_closes and bo.replica() == survivor and connected.count()):
+        assert time.monotonic() - killed < 60, (bo.socket_closes, bo.replica())
+        bo.page.wait_for_timeout(200)
+    bo.go("corpus")
+    screenshot(bo.page, "deploy-after-failover")
+    assert bo.exceptions() == []
+    assert bo.sidebar().get_by_text(labels["bo"]).count() == 0
+    assert bo.sidebar().get_by_text(t("sidebar.sample.english", "en")).is_visible()
+
+    ada.go("home")
+    assert ada.socket_closes == 0 and ada.failed == [] and ada.exceptions() == []
+    assert ada.sidebar().get_by_text(labels["ada"]).is_visible()
+    assert f"replica {victim} exited" in served.output()
+    for student in students:
+        student.close()
