@@ -13,7 +13,8 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from lmcore.decoding import RecurrentScorer, beam_search, beam_search_loop  # noqa: E402
+from lmcore.decoding import RecurrentScorer, beam_search  # noqa: E402
+from tests.decoding_oracles import beam_search_loop  # noqa: E402
 
 VOCAB, WIDTH, MAX_LEN, EMB, HIDDEN, END = 10_000, 10, 50, 32, 64, 0
 

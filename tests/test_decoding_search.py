@@ -4,9 +4,10 @@ import math
 
 import pytest
 
-from lmcore.decoding import (RandomScorer, beam_search, beam_search_loop, exhaustive_search,
+from lmcore.decoding import (RandomScorer, beam_search, exhaustive_search,
                              greedy_decode, sequence_logprob, textbook_scorer)
 from lmcore.decoding.textbook import BEST_PATH, GREEDY_PATH, MAX_LEN, TABLE
+from tests.decoding_oracles import beam_search_loop
 
 SEEDS = range(8)
 

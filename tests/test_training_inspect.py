@@ -12,11 +12,10 @@ from lmcore.recurrent.jacobian import lstm_cell_jacobian
 from lmcore.samples import load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.counterfactual import counterfactual, edit
-from lmcore.training.gradient_path import (
-    cell_jacobians, exact_cell_jacobian, forget_products, lstm_gradient_path, rnn_jacobian_norms,
-)
+from lmcore.training.gradient_path import cell_jacobians, forget_products, lstm_gradient_path, rnn_jacobian_norms
 from lmcore.training.loop import train_sentences
 from lmcore.training.lstm_trace import lstm_weights, passage_inputs, trace_passage, unit_order
+from tests.training_oracles import exact_cell_jacobian
 
 CONFIG = TrainConfig(embed_dim=16, hidden_size=24, steps=60, batch_size=16, eval_every=30)
 

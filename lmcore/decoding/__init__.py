@@ -4,7 +4,6 @@ from lmcore.decoding.adapters import DistributionScorer, RecurrentScorer
 from lmcore.decoding.beam import beam_search
 from lmcore.decoding.exhaustive import exhaustive_search
 from lmcore.decoding.greedy import greedy_decode
-from lmcore.decoding.reference import beam_search_loop
 from lmcore.decoding.scorers import RandomScorer, Scorer, TableScorer, sequence_logprob
 from lmcore.decoding.sweep import beam_width_sweep, exhaustive_optimum
 from lmcore.decoding.textbook import textbook_scorer
@@ -12,7 +11,7 @@ from lmcore.decoding.tree import FINISHED, KEPT, PRUNED, Hypothesis, Node, Searc
 
 __all__ = [
     "DistributionScorer", "FINISHED", "KEPT", "PRUNED", "Hypothesis", "Node", "RandomScorer",
-    "RecurrentScorer", "Scorer", "SearchTree", "TableScorer", "beam_search", "beam_search_loop",
+    "RecurrentScorer", "Scorer", "SearchTree", "TableScorer", "beam_search",
     "beam_width_sweep", "exhaustive_optimum", "exhaustive_search", "greedy_decode",
     "sequence_logprob", "textbook_scorer",
 ]

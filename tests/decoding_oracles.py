@@ -1,4 +1,4 @@
-"""A plain per-hypothesis Python beam search: the reference for tests and the benchmark.
+"""Test oracle: a plain per-hypothesis Python beam search (the reference for tests and the benchmark).
 
 Same rule as :func:`lmcore.decoding.beam.beam_search` (keep the best ``k - #finished`` of
 s(y_<t) + log P(w | y_<t)), written the slow, obvious way: one scorer call per hypothesis and a
