@@ -105,7 +105,8 @@ class LanguageModel(Protocol):
     def vocab(self) -> list[str]: ...
 
     def distribution(self, context: Sequence[str]) -> np.ndarray:
-        """P(· | <s> context) over ``vocab`` (sums to 1); a leading ``<s>`` in ``context`` is optional."""
+        """P(· | context) over ``vocab`` (sums to 1); a context starting with ``<s>`` is a sentence start
+        (the recurrent models read every context from the sentence start)."""
         ...
 
     def sentence_logprobs(self, tokens: Sequence[str]) -> TokenLogProbs:

@@ -97,3 +97,11 @@ def test_distribution_is_the_chain_rule_factor_and_low_temperature_sampling_is_g
         context.append(nxt)
     assert lm.sample(seed=3, max_len=12, temperature=1e-4) == greedy
     assert lm.sample(temperature=1.0, seed=5) == lm.sample(temperature=1.0, seed=5)
+
+
+def test_every_optimizer_step_is_counted(synthetic):
+    from lmcore.training.steps import step_counts
+
+    before = step_counts().get("adam", 0)
+    lm = _train(synthetic, FAST.with_(steps=7))
+    assert step_counts()["adam"] - before == lm.steps_done == 7
