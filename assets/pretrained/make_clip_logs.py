@@ -25,30 +25,29 @@ from lmcore.recurrent.clip_lab import LOG_DIR, grid_logs, log_path, save_grid  #
 from lmcore.samples import SAMPLES, load_sample  # noqa: E402
 
 
-def build(name: str) -> dict:
+MANIFEST = LOG_DIR / "clip_manifest.json"
+
+
+def build(name: str) -> str:
+    """Run the grid on one built-in corpus and save it; the file name."""
     corpus = load_sample(name)
     start = time.perf_counter()
-    for old in LOG_DIR.glob("clip-*.npz"):  # an older version of this corpus (another key)
-        if old != log_path(corpus.key) and json.loads(MANIFEST.read_text()).get(name) == old.name:
-            old.unlink()
-    arrays = grid_logs(corpus.mapped("train"), corpus.vocab.itos)
     path = log_path(corpus.key)
-    save_grid(path, arrays)
-    row = {"file": path.name, "bytes": path.stat().st_size, "seconds": round(time.perf_counter() - start, 1)}
-    print(json.dumps({"corpus": name, **row}), flush=True)
-    return row
-
-
-MANIFEST = LOG_DIR / "clip_manifest.json"
+    save_grid(path, grid_logs(corpus.mapped("train"), corpus.vocab.itos))
+    print(json.dumps({"corpus": name, "file": path.name, "bytes": path.stat().st_size,
+                      "seconds": round(time.perf_counter() - start, 1)}), flush=True)
+    return path.name
 
 
 def main(names: list[str]) -> None:
     torch.set_num_threads(1)  # a script, not the app: one thread makes the runs reproducible
-    if not MANIFEST.exists():
-        MANIFEST.write_text("{}\n")
-    manifest = json.loads(MANIFEST.read_text())
+    manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
     for name in names:
-        manifest[name] = build(name)["file"]
+        new = build(name)
+        old = manifest.get(name)
+        if old and old != new:  # the file of an older version of this corpus
+            (LOG_DIR / old).unlink(missing_ok=True)
+        manifest[name] = new
         MANIFEST.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
 
