@@ -17,7 +17,9 @@ from functools import lru_cache
 
 import numpy as np
 
-BOUNDARY = "</s>"
+from lmcore.symbols import BOS, EOS
+
+BOUNDARY = EOS
 
 # Word classes and which classes may follow which (with class-level weights).
 _CLASSES: dict[str, list[str]] = {
@@ -30,13 +32,13 @@ _CLASSES: dict[str, list[str]] = {
     "CONJ": ["and"],
 }
 _NEXT: dict[str, dict[str, float]] = {
-    "<s>": {"DET": 0.85, "NOUN": 0.15},
+    BOS: {"DET": 0.85, "NOUN": 0.15},
     "DET": {"ADJ": 0.4, "NOUN": 0.6},
     "ADJ": {"ADJ": 0.15, "NOUN": 0.85},
-    "NOUN": {"VERB": 0.6, "</s>": 0.2, "CONJ": 0.1, "PREP": 0.1},
-    "VERB": {"DET": 0.5, "PREP": 0.15, "ADV": 0.15, "</s>": 0.2},
+    "NOUN": {"VERB": 0.6, EOS: 0.2, "CONJ": 0.1, "PREP": 0.1},
+    "VERB": {"DET": 0.5, "PREP": 0.15, "ADV": 0.15, EOS: 0.2},
     "PREP": {"DET": 1.0},
-    "ADV": {"</s>": 0.7, "PREP": 0.3},
+    "ADV": {EOS: 0.7, "PREP": 0.3},
     "CONJ": {"DET": 1.0},
 }
 
@@ -92,9 +94,9 @@ def markov_source(seed: int = 7) -> MarkovSource:
     word_class = {w: c for c, members in _CLASSES.items() for w in members}
     p = np.zeros((len(states), len(states)))
     for s, state in enumerate(states):
-        cls = "<s>" if state == BOUNDARY else word_class[state]
+        cls = BOS if state == BOUNDARY else word_class[state]
         for next_cls, weight in _NEXT[cls].items():
-            if next_cls == "</s>":
+            if next_cls == EOS:
                 p[s, 0] += weight
                 continue
             members = _CLASSES[next_cls]

@@ -1,4 +1,4 @@
-"""Chain rule & perplexity: a sentence scored token by token by any NextTokenModel."""
+"""Chain rule & perplexity: a sentence scored token by token by any LanguageModel."""
 import math
 
 import streamlit as st
@@ -26,9 +26,10 @@ if not train:
     st.error(tr("ngram.error.empty"))
     st.stop()
 
-# Any NextTokenModel can be scored here: the n-gram methods, and the neural LMs trained on the
+# Any LanguageModel can be scored here: the n-gram methods, and the neural LMs trained on the
 # LSTM page for this corpus (or shipped with the app for the built-in corpora).
-neural = {f"neural-{i}": lm for i, lm in enumerate(session_models().for_corpus(corpus.key, [TrainConfig()]))}
+shipped = [TrainConfig(), TrainConfig(cell="rnn")]  # the LSTM and the RNN (RNN & BPTT page)
+neural = {f"neural-{i}": lm for i, lm in enumerate(session_models().for_corpus(corpus.key, shipped))}
 method_label = labeller("ngram.method")
 neural_labels = {
     choice: tr("chain_rule.neural", cell=lm.config.cell.upper(), level=lm.config.level, steps=lm.steps_done,

@@ -88,7 +88,7 @@ with st.expander(tr("lstm.train.header"), expanded=models.pick(corpus.key, "lstm
         tau = st.slider(tr("lstm.sample.temperature"), 0.1, 2.0, 1.0, 0.1, key="lstm_tau")
         st.caption(tr("lstm.sample.note"))
         for s in range(3):
-            st.text(current.render(current.sample(tau, max_symbols=200 if current.table.level == "char" else 40, seed=s)))
+            st.text(current.render(current.sample(seed=s, max_len=200 if current.table.level == "char" else 40, temperature=tau)))
 
 # ---------------------------------------------------------------- which LSTM to inspect
 lstm = models.get(corpus.key, config) if config.cell == "lstm" else None

@@ -12,7 +12,7 @@ from lmcore.seq2seq.evaluation import evaluate_by_length, greedy_outputs
 from lmcore.seq2seq.pretrained import DEFAULT_TASK, pretrained
 from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factorise
 from lmcore.seq2seq.tasks import MAX_SOURCE_LEN, TASKS, parse_source, sample_pairs, target_of
-from lmcore.seq2seq.training import TrainConfig
+from lmcore.seq2seq.training import Seq2SeqRecipe
 from lmcore.seq2seq.vocab import EOS_ID, decode
 from ui.jobs import job_status, owner_id
 from ui.training import seq2seq_store, start_seq2seq_training
@@ -28,7 +28,7 @@ def _shipped(task: str, variant: str):
 
 
 def _model(task: str, variant: str):
-    """(model, TrainConfig, shipped): this browser's own trained model, else the shipped one."""
+    """(model, Seq2SeqRecipe, shipped): this browser's own trained model, else the shipped one."""
     trained = seq2seq_store().get((owner_id(), task, variant))
     if trained is not None:
         return (*trained, False)
@@ -37,7 +37,7 @@ def _model(task: str, variant: str):
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _evaluate(task: str, variant: str, recipe: TrainConfig, shipped: bool):
+def _evaluate(task: str, variant: str, recipe: Seq2SeqRecipe, shipped: bool):
     model = _model(task, variant)[0]
     return evaluate_by_length(model, task, range(recipe.min_len, recipe.max_len + 1), N_EVAL)
 
@@ -82,7 +82,7 @@ with st.expander(tr("seq2seq.train_header"), expanded=not models):
                         key=f"seq2seq_train_len_{task}")
     steps = c3.slider(tr("seq2seq.train_steps"), 200, 3000, 1200, 100, key="seq2seq_train_steps")
     if st.button(tr("seq2seq.train_button"), key="seq2seq_train"):
-        start_seq2seq_training(task, variant, TrainConfig(task, 2, longest, steps=steps, report_every=25))
+        start_seq2seq_training(task, variant, Seq2SeqRecipe(task, 2, longest, steps=steps, report_every=25))
     job = job_status("seq2seq", describe=lambda j: tr("seq2seq.training", step=j.status.step, total=j.status.total_steps,
                                                        loss=j.status.train_loss))
     if job is not None and job.state == "done" and job.params.get("task") == task:

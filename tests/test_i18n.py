@@ -20,11 +20,18 @@ def test_every_string_has_both_languages_with_the_same_fields(key):
     assert _fields(en) == _fields(zh), key
 
 
+# Strings whose Chinese is deliberately the English text (each reviewed): nothing else may be.
+LEFT_IN_ENGLISH_ON_PURPOSE = {
+    "gradients.fig.jacobian": "a formula (diag is notation)",
+    "lstm.train.dropout": "the name Chinese courses use too",
+}
+
+
 def test_chinese_strings_are_chinese_where_they_are_words():
+    """A string with English words (4+ letters) must have Chinese characters in its translation."""
     han = re.compile(r"[\u4e00-\u9fff]")
-    english_only = [k for k, (en, zh) in catalogue().items() if re.search(r"[A-Za-z]{4,}", en) and zh == en]
-    assert english_only == [] or all(not han.search(catalogue()[k][0]) for k in english_only)
-    assert sum(bool(han.search(zh)) for _, zh in catalogue().values()) > 0.8 * len(catalogue())
+    untranslated = {k for k, (en, zh) in catalogue().items() if re.search(r"[A-Za-z]{4,}", en) and not han.search(zh)}
+    assert untranslated == set(LEFT_IN_ENGLISH_ON_PURPOSE)
 
 
 def test_every_page_has_a_title_and_a_url_unlike_its_file():

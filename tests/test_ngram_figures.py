@@ -7,7 +7,7 @@ import pytest
 from lmcore.figures.ngram import (chain_rule_bars, continuation_figure, cumulative_logprob_figure,
                                   next_word_figure, path_text, perplexity_heatmap, running_perplexity_figure,
                                   sparsity_figure, uniform_die_figure, unseen_mass_figure)
-from lmcore.lm_protocol import NextTokenModel, perplexity_of
+from lmcore.lm_protocol import LanguageModel, perplexity_of
 from lmcore.ngram import METHODS, NgramModel, count_ngrams
 from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
 from lmcore.ngram.compare import next_word_table
@@ -56,7 +56,7 @@ def test_path_text_and_zero_reasons():
         if r.kind == "unseen_ngram":
             assert lm.count(r.context) > 0 and lm.count(r.context + [r.token]) == 0
     assert "OOV" in path_text(scores, 4, "en")
-    assert isinstance(lm, NextTokenModel)
+    assert isinstance(lm, LanguageModel)
     assert perplexity_of([scores]).ppl == np.inf
 
 

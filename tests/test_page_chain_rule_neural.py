@@ -1,4 +1,4 @@
-"""The chain-rule page scores a sentence with the neural LM too (any NextTokenModel)."""
+"""The chain-rule page scores a sentence with the neural LM too (any LanguageModel)."""
 import math
 
 import pytest

@@ -3,6 +3,9 @@ import json
 
 import pytest
 
+from lmcore.decoding import beam_search
+from lmcore.ngram import NgramModel
+from lmcore.samples import load_sample
 from tests.apptest_helpers import errors, run_page
 
 
@@ -41,7 +44,11 @@ def test_decoding_page_on_the_ngram_model_with_a_prompt():
     tree = _figures(at)[0]
     nodes = [d for d in tree["data"] if d.get("meta", {}).get("role") == "kept_nodes"]
     assert nodes and len(nodes[0]["x"]) > 1
-    assert len(at.dataframe[0].value) >= 1
+    corpus = load_sample("english")  # the page's model and prompt, decoded here directly
+    scorer = NgramModel.fit(corpus.mapped("train"), 3, "modified-kn").scorer(["the"])
+    tree = beam_search(scorer, 3, 6, alpha=0.7)
+    expected = [" ".join(scorer.vocab[i] for i in h.tokens) or "∅" for h in tree.nbest]
+    assert list(at.dataframe[0].value.iloc[:, 1]) == expected
 
 
 def test_decoding_page_on_the_seq2seq_decoder():

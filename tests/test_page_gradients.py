@@ -1,14 +1,24 @@
-"""The gradients page in AppTest: both languages, the extreme setting σ1 = 5, T = 1000 says
-"exploded" (no exception), and the clipping lab's numbers obey the notes' rule."""
+"""The gradients page in AppTest: both languages, the extreme setting σ1 = 5, T = 1000 says "exploded"
+(no exception), the clipping lab's numbers come from its runs and obey the notes' rule, every control
+changes the page, each section's controls rerun that section only, and tiny corpora get messages."""
 import json
 
+import numpy as np
 import pytest
 
-from tests.apptest_helpers import errors, run_page
+from lmcore.i18n import t
+from lmcore.recurrent.clip_lab import DEFAULT, shipped_logs
+from lmcore.recurrent.cliff import descend
+from lmcore.samples import load_sample
+from lmcore.training.config import enough_to_train
+from tests.apptest_helpers import errors, finish_jobs, run_page
+from tests.fragments import deltas, elements, fragment_of, page_output, payload_bytes, run_fragment, sent_messages
 
 
-def _figures(at) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+def _figures(at) -> dict[str, dict]:
+    """Charts by title (not by position)."""
+    specs = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    return {spec["layout"]["title"]["text"]: spec for spec in specs}
 
 
 def _metric(at, label: str) -> str:
@@ -19,18 +29,20 @@ def test_gradients_page_default_and_clipping_lab():
     at = run_page("gradients", "en")
     assert errors(at) == [] and not at.error
     figures = _figures(at)
-    titles = [f["layout"]["title"]["text"] for f in figures]
-    assert titles[0].startswith("Gradient norm vs distance") and "σ1γ = 1" in titles[0]
-    assert any("cliff" in t.lower() or "one-unit" in t for t in titles)
+    assert "Gradient norm vs distance — σ1γ = 1: critical" in figures
     assert _metric(at, "σ1 of W_h (RNN)") == "1.000"  # σ1 × orthogonal: exact
-    assert len(figures) == 9  # curves, 3 panels, LSTM, connectivity, cliff, norm trace, loss
     at.slider(key="cliff_threshold").set_value(5.0)
     at.select_slider(key="cliff_lr").set_value(0.02)
     at.run()
     assert errors(at) == []
-    assert float(_metric(at, "Largest step, clipped (≤ η·threshold)")) <= 0.02 * 5.0 + 1e-9
-    share = _metric(at, "Clipped steps")
-    assert share.endswith("%") and 0 <= float(share[:-1]) <= 100
+    clipped = descend((10.0, -3.0), 0.02, 150, threshold=5.0)
+    largest = float(np.linalg.norm(np.diff(clipped.points, axis=0), axis=1).max())
+    assert _metric(at, "Largest step, clipped (≤ η·threshold)") == f"{largest:.3g}"
+    assert largest <= 0.02 * 5.0 * (1 + 1e-12)
+    logs = shipped_logs(load_sample("english").key, DEFAULT)
+    share = float(np.mean(logs["clipped"].grad_norm > DEFAULT.threshold))  # from the logged norms
+    assert _metric(at, "Clipped steps") == f"{share:.1%}"
+    assert _metric(at, "Final loss, clipped") == f"{np.mean(logs['clipped'].loss[-20:]):.3f}"
 
 
 @pytest.mark.parametrize("lang,word", [("en", "exploded"), ("zh", "爆炸")])
@@ -40,14 +52,92 @@ def test_extreme_setting_shows_exploded_not_an_exception(lang, word):
     assert at.select_slider(key="grad_T").value == 1000 and at.slider(key="grad_scale").value == 5.0
     warnings = " ".join(w.value for w in at.warning)
     assert word in warnings
-    curves = _figures(at)[0]
+    curves = _figures(at)[t("gradients.fig.curves_title", lang, sg=5.0, regime=t("gradients.regime.exploding", lang))]
     notes = " ".join(a["text"] for a in curves["layout"].get("annotations", []))
     assert word in notes
     assert "NaN" not in json.dumps(curves) and "Infinity" not in json.dumps(curves)
 
 
-def test_relu_rnn_at_sigma1_five_explodes_in_the_measured_curve():
+def test_relu_note_and_title_say_what_they_show():
     at = run_page("gradients", "en", query={"T": "1000", "s1": "5.0", "act": "relu"})
     assert errors(at) == [] and not at.error
     warnings = " ".join(w.value for w in at.warning)
     assert "RNN: the gradient norm exploded" in warnings
+    notes = " ".join(m.value for m in at.markdown)
+    assert t("gradients.slope_note.relu", "en") in notes and "with tanh" not in notes.lower()
+    title = next(title for title in _figures(at) if title.startswith("Gradient norm vs distance"))
+    assert title == "Gradient norm vs distance — σ1γ = 5: exploding"
+
+
+CONTROLS = [
+    ("multiselect", "grad_cells", ["rnn", "gru"]), ("select_slider", "grad_T", 50), ("select_slider", "grad_hidden", 16),
+    ("radio", "grad_kind", "gaussian"), ("slider", "grad_scale", 1.5), ("selectbox", "grad_act", "sigmoid"),
+    ("slider", "grad_fb", 3.0), ("slider", "grad_input", 2.0), ("slider", "grad_seeds", 1), ("slider", "grad_d", 5),
+    ("slider", "grad_sentence", 1), ("slider", "grad_position", 3), ("slider", "cliff_threshold", 5.0),
+    ("select_slider", "cliff_lr", 0.02), ("slider", "cliff_w", 8.0), ("slider", "cliff_b", -5.0),
+    ("select_slider", "run_threshold", 0.5), ("select_slider", "run_lr", 2.0),
+]
+
+
+def test_every_control_changes_the_page():
+    at = run_page("gradients", "en", query={"corpus": "synthetic"})
+    for kind, key, value in CONTROLS:
+        before = page_output(at)
+        getattr(at, kind)(key=key).set_value(value)
+        at.run()
+        assert errors(at) == [], key
+        assert page_output(at) != before, key
+
+
+SECTIONS = {  # a control of each fragment → the charts that fragment draws
+    "grad_T": 5, "grad_position": 1, "cliff_threshold": 1, "run_threshold": 2,
+}
+
+
+def test_each_section_reruns_alone():
+    at = run_page("home", "en", query={"corpus": "synthetic"})
+    at.switch_page("pages/gradients.py")
+    with sent_messages() as full:
+        at.run()
+    ids = {key: fragment_of(full, key) for key in SECTIONS}
+    assert "" not in ids.values() and len(set(ids.values())) == len(SECTIONS)
+    assert len(elements(full, "plotly_chart")) == sum(SECTIONS.values())
+    changes = {"grad_T": 50, "grad_position": 2, "cliff_threshold": 5.0, "run_threshold": 0.5}
+    for key, n_charts in SECTIONS.items():
+        at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
+        widget = at.select_slider(key=key) if key in ("grad_T", "run_threshold") else at.slider(key=key)
+        widget.set_value(changes[key])
+        sent = run_fragment(at, ids[key])
+        assert errors(at) == [], key
+        assert {d.fragment_id for d in deltas(sent)} == {ids[key]}, key  # nothing outside the section
+        assert len(elements(sent, "plotly_chart")) == n_charts, key
+        assert payload_bytes(sent) < payload_bytes(full), key
+
+
+TINY_UPLOADS = [
+    " ".join(f"Sentence number {i} is short." for i in range(10)),  # no sentence of 8-40 tokens
+    "word " * 30 + ". And again.",  # too little text to train on
+    " ".join(f"Short sentence {i} here." for i in range(40)) + " " + "long " * 12 + "end.",  # one long sentence
+]
+
+
+@pytest.mark.parametrize("text", TINY_UPLOADS)
+def test_tiny_uploads_give_messages_not_widget_errors(text):
+    at = run_page("home", "en")
+    at.sidebar.get("file_uploader")[0].set_value(("tiny.txt", text.encode(), "text/plain"))
+    at.run()
+    at.switch_page("pages/gradients.py").run()
+    finish_jobs(at)  # the background runs an upload needs (the page itself trains nothing)
+    assert errors(at) == []
+    corpus = at.session_state["corpus"]
+    candidates = [s for s in corpus.mapped("train") if 8 <= len(s) <= 40]
+    infos, captions = [i.value for i in at.info], [c.value for c in at.caption]
+    if not enough_to_train(corpus.mapped("train")):
+        assert t("gradients.too_small", "en") in [w.value for w in at.warning]
+    if not candidates:
+        assert t("gradients.conn.too_short", "en", lo=8, hi=40) in infos
+    elif enough_to_train(corpus.mapped("train")):
+        assert len(_figures(at)) == 9  # every section, connectivity included, once the runs are done
+        if len(candidates) == 1:
+            assert t("gradients.conn.one_sentence", "en") in captions
+            assert all(s.key != "grad_sentence" for s in at.slider)

@@ -1,44 +1,127 @@
-"""The RNN forward pass & BPTT page in AppTest: both languages, both models, live numbers agree."""
+"""The RNN forward pass & BPTT page in AppTest: the shipped RNN of lmcore.training in its white-box view,
+live numbers against the model itself, every control changes the page, fragments rerun alone, tiny corpora."""
 import json
 import math
 
 import pytest
 
+from lmcore.recurrent.rnn_lm import run_sentence, white_box
+from lmcore.samples import load_sample
+from lmcore.training.config import TrainConfig
+from lmcore.training.persist import load_pretrained
 from tests.apptest_helpers import errors, run_page
+from lmcore.i18n import t
+from tests.fragments import deltas, elements, fragment_of, page_output, run_fragment, sent_messages
 
 
 def _metric(at, label: str) -> str:
     return next(m.value for m in at.metric if m.label == label)
 
 
-def test_rnn_page_step_through_and_truncation_window():
+def _charts(at) -> dict[str, dict]:
+    """Charts by their title (or first subplot title), not by position."""
+    out = {}
+    for el in at.get("plotly_chart"):
+        spec = json.loads(el.proto.spec)
+        title = spec["layout"].get("title", {}).get("text") or spec["layout"]["annotations"][0]["text"]
+        out[title] = spec
+    return out
+
+
+def _sentence(corpus, idx=0):
+    return [s for s in corpus.mapped("test") if 3 <= len(s) <= 30][idx]
+
+
+def test_rnn_page_shows_the_shipped_rnn_step_by_step():
     at = run_page("rnn_bptt", "en")
     assert errors(at) == [] and not at.error
+    corpus = load_sample("english")
+    lm = load_pretrained(corpus.key, TrainConfig(cell="rnn"))
+    sentence = _sentence(corpus)
     T = int(_metric(at, "T (steps)"))
+    assert T == len(sentence) + 1  # <s> w1 … wn predicts w1 … wn </s>
     table = at.dataframe[0].value
-    assert len(table) == T and list(table["t"]) == list(range(1, T + 1))
-    J = float(_metric(at, "J = mean J(t)"))
-    assert J == pytest.approx(table["J(t)"].mean(), abs=1e-3)
-    assert float(_metric(at, "PPL = exp(J)")) == pytest.approx(math.exp(J), rel=1e-3)
-    assert (table["ŷ(t)[target]"] > 0).all() and (table["ŷ(t)[target]"] <= 1).all()
+    assert list(table["input x(t)"]) == ["<s>", *sentence] and list(table["target x(t+1)"]) == [*sentence, "</s>"]
+    scores = lm.sentence_logprobs(sentence)  # the torch network, float32: an independent computation
+    assert list(-table["J(t)"]) == pytest.approx(list(scores.logprobs), abs=1e-4)
+    assert float(_metric(at, "J = mean J(t)")) == pytest.approx(-scores.total / T, abs=1e-4)
+    assert _metric(at, "PPL = exp(J)") == f"{math.exp(-scores.total / T):.2f}"
+    assert _metric(at, "Model PPL on the test split") == f"{lm.perplexity(corpus.mapped('test')).ppl:.2f}"
     full_share = _metric(at, "Share of Σ‖G‖ dropped")
     at.slider(key="rnn_window").set_value(1)
     at.slider(key="rnn_step").set_value(T)
     at.run()
     assert errors(at) == []
-    assert float(_metric(at, "Share of Σ‖G‖ dropped")[:-1]) >= float(full_share[:-1])
-    charts = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
-    assert len(charts[2]["frames"]) == T  # client-side step-through: one frame per step
-    heat = charts[3]
-    assert len(heat["data"]) == 2 or T == 1  # heatmap + the truncation staircase
+    assert float(_metric(at, "Share of Σ‖G‖ dropped")[:-1]) > float(full_share[:-1])
+    charts = _charts(at)
+    animation = next(spec for spec in charts.values() if spec.get("frames"))
+    assert len(animation["frames"]) == T  # client-side step-through: one frame per step
+    heat = charts["BPTT contributions ‖∂J(t)/∂W_h through step k‖"]
+    assert [d["type"] for d in heat["data"]] == ["heatmap", "scatter"]  # + the truncation staircase
 
 
-@pytest.mark.parametrize("lang", ["zh"])
-def test_rnn_page_random_model_in_chinese(lang):
-    at = run_page("rnn_bptt", lang, query={"model": "random", "s": "2"})
+def test_rnn_page_random_model_in_chinese():
+    at = run_page("rnn_bptt", "zh", query={"model": "random", "s": "2", "corpus": "chinese"})
     assert errors(at) == [] and not at.error
     assert at.radio(key="rnn_model").value == "random"
     assert at.slider(key="rnn_sentence").value == 2
-    assert len(at.get("plotly_chart")) == 5
-    assert int(_metric(at, "T（步数）")) == len(at.dataframe[0].value)
+    corpus = load_sample("chinese")
+    from lmcore.training.loop import untrained_lm
+
+    lm = untrained_lm(corpus.mapped("train"), corpus.vocab.itos, TrainConfig(cell="rnn"), corpus.key)
+    run = run_sentence(white_box(lm), _sentence(corpus, 2))
+    assert int(_metric(at, "T（步数）")) == run.T == len(at.dataframe[0].value)
+    assert _metric(at, "PPL = exp(J)") == f"{run.perplexity:.2f}"
     assert at.header[0].value == "逐步前向传播"
+
+
+CONTROLS = [("rnn_model", "random"), ("rnn_sentence", 3), ("rnn_step", 2), ("rnn_topk", 3), ("rnn_window", 2)]
+
+
+def test_every_control_changes_the_page():
+    at = run_page("rnn_bptt", "en", query={"corpus": "synthetic"})
+    for key, value in CONTROLS:
+        before = page_output(at)
+        widget = at.radio(key=key) if key == "rnn_model" else at.slider(key=key)
+        widget.set_value(value)
+        at.run()
+        assert errors(at) == [], key
+        assert page_output(at) != before, key
+
+
+def test_a_slider_reruns_only_its_section():
+    at = run_page("home", "en", query={"corpus": "synthetic"})
+    at.switch_page("pages/rnn_bptt.py")
+    with sent_messages() as full:
+        at.run()
+    forward, bptt = fragment_of(full, "rnn_step"), fragment_of(full, "rnn_window")
+    assert forward and bptt and forward != bptt and fragment_of(full, "rnn_sentence") == ""
+    at.slider(key="rnn_window").set_value(2)
+    sent = run_fragment(at, bptt)
+    assert errors(at) == []
+    assert {d.fragment_id for d in deltas(sent)} == {bptt}
+    charts = [json.loads(c.spec)["layout"]["title"]["text"] for c in elements(sent, "plotly_chart")]
+    assert charts == ["BPTT contributions ‖∂J(t)/∂W_h through step k‖",
+                      "Truncated BPTT: relative error of ∂J/∂W_h"]  # the forward section is not resent
+    assert len(elements(full, "plotly_chart")) == 5
+
+
+@pytest.mark.parametrize("text", [
+    " ".join(f"Sentence number {i} is short." for i in range(10)),  # a handful of test sentences
+    "word " * 30 + ". And again.",  # one long sentence
+])
+def test_tiny_uploads_give_messages_not_widget_errors(text):
+    at = run_page("home", "en")
+    at.sidebar.get("file_uploader")[0].set_value(("tiny.txt", text.encode(), "text/plain"))
+    at.run()
+    at.switch_page("pages/rnn_bptt.py").run()
+    assert errors(at) == []
+    corpus = at.session_state["corpus"]
+    candidates = [s for s in corpus.mapped("test") if 3 <= len(s) <= 30]
+    if not candidates:
+        assert [w.value for w in at.warning] == [t("rnn_bptt.no_sentence", "en", lo=3, hi=30)]
+    elif len(candidates) == 1:
+        assert not at.get("slider") or all(s.key != "rnn_sentence" for s in at.slider)
+        assert t("rnn_bptt.one_sentence", "en") in [c.value for c in at.caption]
+    else:
+        assert at.slider(key="rnn_sentence").max == len(candidates) - 1

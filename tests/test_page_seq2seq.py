@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from lmcore.seq2seq.pretrained import pretrained
 from tests.apptest_helpers import finish_jobs, errors, run_page
 
 
@@ -22,7 +23,11 @@ def test_seq2seq_page_shows_the_bottleneck_and_the_attention(lang):
     assert figures[2]["data"][0]["type"] == "heatmap"
     assert any(r"\prod_{t=1}" in latex.value and "=" in latex.value for latex in at.latex)
     beam = at.dataframe[-1].value
-    assert len(beam) >= 1
+    source = list(at.session_state["seq2seq_source_reverse"])
+    model, _ = pretrained("reverse", at.radio(key="seq2seq_variant").value)
+    assert len(beam) == 3  # beam width 3: three finished hypotheses
+    for output, logprob in zip(beam.iloc[:, 0], beam.iloc[:, 1]):  # each scored again by teacher forcing
+        assert logprob == pytest.approx(model.sentence_logprob(source, output.split()), abs=1e-4)
 
 
 def test_seq2seq_page_without_attention_and_with_bad_input():

@@ -4,28 +4,37 @@ import pytest
 import torch
 
 from lmcore.recurrent.bptt import bptt_contributions
-from lmcore.recurrent.cells import RNNWeights, run_rnn
+from lmcore.recurrent.cells import DTYPE, RNNWeights, run_rnn
 from lmcore.recurrent.rnn_lm import (
-    build_vocabulary, input_gradient_norms, random_language_model, run_sentence, sentence_bptt,
-    top_k_next,
+    WhiteBoxLM, input_gradient_norms, most_varying_units, run_sentence, sentence_bptt, top_k_next,
 )
-from lmcore.recurrent.weights import CellSpec
+from lmcore.recurrent.weights import CellSpec, random_cell
 
 torch.set_num_threads(1)
 
 SENTENCES = [["the", "cat", "sat", "on", "the", "mat"], ["a", "dog", "sat"], ["the", "dog", "ran"]]
+ITOS = ["<unk>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "</s>"]
 
 
 def _lm(activation="tanh", scale=1.1):
-    itos = build_vocabulary(SENTENCES, 50)
-    return random_language_model(itos, CellSpec("rnn", 6, 4, "orthogonal", scale, activation), seed=0)
+    """A white-box LM with random weights of any activation (the trained ones are tanh only)."""
+    g = torch.Generator().manual_seed(0)
+    spec = CellSpec("rnn", 6, 4, "orthogonal", scale, activation)
+    E = torch.randn(len(ITOS) + 1, 4, generator=g, dtype=DTYPE)  # + the <s> row
+    W_y = torch.randn(len(ITOS), 6, generator=g, dtype=DTYPE) / 6**0.5
+    return WhiteBoxLM(ITOS, E, random_cell(spec, 0), W_y, torch.randn(len(ITOS), generator=g, dtype=DTYPE))
+
+
+def _ids(lm, tokens):
+    """<s> tokens </s> as ids, written out independently of run_sentence."""
+    return [len(lm.itos)] + [lm.itos.index(w) if w in lm.itos else 0 for w in tokens] + [lm.itos.index("</s>")]
 
 
 def _autograd_losses(lm, tokens):
     """J(t) for t = 1..T with W_h as a leaf requiring grad (independent of the BPTT code)."""
     W_h = lm.cell.W_h.clone().requires_grad_(True)
     cell = RNNWeights(W_h, lm.cell.W_x, lm.cell.b, lm.cell.activation)
-    ids = lm.ids(["</s>"] + tokens + ["</s>"])
+    ids = _ids(lm, tokens)
     trace = run_rnn(cell, lm.embedding[ids[:-1]])
     logits = trace.stacked_h() @ lm.W_y.T + lm.b_y
     losses = torch.nn.functional.cross_entropy(logits, torch.tensor(ids[1:]), reduction="none")
@@ -82,7 +91,8 @@ def test_sentence_run_losses_and_perplexity():
 def test_unknown_words_map_to_unk():
     lm = _lm()
     run = run_sentence(lm, ["zebra", "sat"])
-    assert run.inputs[1] == lm.stoi["<unk>"]
+    assert run.inputs == [len(ITOS), 0, ITOS.index("sat")] and run.targets == [0, ITOS.index("sat"), ITOS.index("</s>")]
+    assert run.inputs_text == ["<s>", "<unk>", "sat"] and run.targets_text == ["<unk>", "sat", "</s>"]
 
 
 def test_input_gradient_norms_match_separate_autograd():
@@ -90,7 +100,7 @@ def test_input_gradient_norms_match_separate_autograd():
     tokens = SENTENCES[0]
     position = 5
     norms = input_gradient_norms(lm, tokens, position)
-    ids = lm.ids(["</s>"] + tokens + ["</s>"])
+    ids = _ids(lm, tokens)
     x = lm.embedding[ids[:-1]].clone().requires_grad_(True)
     trace = run_rnn(lm.cell, x)
     loss = torch.nn.functional.cross_entropy((trace.h[position] @ lm.W_y.T + lm.b_y)[None],
@@ -106,3 +116,12 @@ def test_bptt_norm_matrix_entries_are_frobenius_norms_of_outer_products():
     contrib = bptt_contributions(lm.cell, run.trace, torch.zeros(len(SENTENCES[2]) + 1, 6,
                                                                   dtype=torch.float64))
     assert np.nansum(contrib.norms) == 0.0 and torch.all(contrib.total == 0)
+
+
+def test_most_varying_units_are_the_highest_variances_in_index_order():
+    h = np.zeros((5, 6))
+    h[:, 4] = [0, 3, 0, 3, 0]
+    h[:, 1] = [0, 1, 0, 1, 0]
+    h[:, 2] = [0, 2, 0, 2, 0]
+    assert most_varying_units(h, 2).tolist() == [2, 4]
+    assert most_varying_units(h, 10).tolist() == list(range(6))

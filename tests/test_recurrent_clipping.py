@@ -1,4 +1,5 @@
-"""Norm clipping (property tests), Pascanu's cliff, and the small clipping training run."""
+"""Norm clipping (property tests), Pascanu's cliff (against torch autograd), and the clipping lab's SGD
+run on the recurrent LM of lmcore.training (against torch.optim.SGD + torch's clip_grad_norm_)."""
 import numpy as np
 import pytest
 import torch
@@ -6,10 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from lmcore.recurrent.cliff import CliffTask, cliff_loss, descend, loss_and_gradient, loss_surface
-from lmcore.recurrent.clip_run import clipping_experiment, to_language_model, token_stream, train_run
+from lmcore.recurrent.cliff import CliffTask, cliff_loss, descend, loss_and_grad, loss_and_gradient, loss_surface
+from lmcore.recurrent.clip_run import ClipRunSettings, chunks_forever, clipping_experiment, sgd_model, sgd_run
 from lmcore.recurrent.clipping import clip_gradients_, clip_vector
-from lmcore.recurrent.rnn_lm import build_vocabulary, run_sentence
+from lmcore.training.loop import chunk_loss
+from lmcore.training.model import RecurrentLM, detach_state
+from lmcore.training.steps import step_counts
+from lmcore.training.tokens import build_table
 
 torch.set_num_threads(1)
 
@@ -48,20 +52,37 @@ def test_clip_gradients_matches_torch_clip_grad_norm():
     assert torch.allclose(a.grad, a2.grad, rtol=1e-5) and torch.allclose(b.grad, b2.grad, rtol=1e-5)
 
 
-def test_cliff_gradient_matches_finite_differences():
-    task = CliffTask(T=30)
-    for w, b in [(2.0, -1.0), (6.0, -3.0), (9.0, -5.5)]:
-        _, g = loss_and_gradient(w, b, task)
-        eps = 1e-6
-        f = lambda dw, db: float(cliff_loss(torch.tensor(w + dw, dtype=torch.float64),
-                                            torch.tensor(b + db, dtype=torch.float64), task))
-        fd = np.array([(f(eps, 0) - f(-eps, 0)) / (2 * eps), (f(0, eps) - f(0, -eps)) / (2 * eps)])
-        np.testing.assert_allclose(g, fd, rtol=1e-4, atol=1e-6)
+def _autograd_cliff(w: float, b: float, task: CliffTask) -> tuple[float, np.ndarray]:
+    """Oracle: the recursion in torch with autograd (float64), independent of lmcore.recurrent.cliff."""
+    wt = torch.tensor(w, dtype=torch.float64, requires_grad=True)
+    bt = torch.tensor(b, dtype=torch.float64, requires_grad=True)
+    h = torch.tensor(task.h0, dtype=torch.float64)
+    for _ in range(task.T):
+        h = wt * torch.sigmoid(h) + bt
+    loss = (h - task.target) ** 2
+    loss.backward()
+    return float(loss.detach()), np.array([float(wt.grad), float(bt.grad)])
+
+
+@pytest.mark.parametrize("w, b", [(2.0, -1.0), (6.0, -3.0), (9.0, -5.5), (10.0, -3.0), (0.5, 1.5)])
+def test_cliff_gradient_matches_autograd_scalar_and_grid(w, b):
+    task = CliffTask()
+    expected_loss, expected = _autograd_cliff(w, b, task)
+    loss, g = loss_and_gradient(w, b, task)
+    assert loss == pytest.approx(expected_loss, rel=1e-9, abs=1e-15)
+    np.testing.assert_allclose(g, expected, rtol=1e-8, atol=1e-12)
+    grid_loss, gw, gb = loss_and_grad(np.array([[w, 1.0]]), np.array([[b], [0.0]]), task)  # broadcast (2, 2)
+    assert grid_loss.shape == (2, 2)
+    np.testing.assert_allclose([grid_loss[0, 0], gw[0, 0], gb[0, 0]], [expected_loss, *expected], rtol=1e-8, atol=1e-12)
+    assert cliff_loss(w, b, task) == pytest.approx(expected_loss, rel=1e-9, abs=1e-15)
 
 
 def test_cliff_has_a_wall_and_clipping_caps_the_jump():
     surface = loss_surface((0.0, 12.0), (-8.0, 2.0), 200)
     assert surface.loss.shape == (200, 200)
+    row, col = 57, 131
+    _, g = _autograd_cliff(surface.w[col], surface.b[row], CliffTask())
+    assert surface.grad_norm[row, col] == pytest.approx(np.linalg.norm(g), rel=1e-8)
     assert surface.grad_norm.max() > 10 * np.median(surface.grad_norm)  # a sharp wall
     lr, threshold = 0.05, 2.0
     plain = descend((10.0, -6.0), lr, 60)
@@ -73,52 +94,68 @@ def test_cliff_has_a_wall_and_clipping_caps_the_jump():
     assert clipped.clipped.any()
 
 
-STREAM_SENTENCES = [["the", "cat", "sat", "on", "the", "mat"], ["a", "dog", "ran", "to", "the", "cat"]] * 20
+SENTENCES = [["the", "cat", "sat", "on", "the", "mat"], ["a", "dog", "ran", "to", "the", "cat"],
+             ["the", "dog", "sat"], ["a", "cat", "ran", "on", "a", "mat", "to", "the", "dog"]] * 10
+ITOS = ["<unk>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to"]
+SMALL = ClipRunSettings(steps=12, batch=4, bptt=4, lr=0.5, embed_dim=4, hidden=8)
 
 
-def test_training_run_logs_and_clipping_share():
-    itos = build_vocabulary(STREAM_SENTENCES, 20)
-    stream = token_stream(STREAM_SENTENCES, itos)
-    runs = clipping_experiment(stream, len(itos), threshold=0.5, steps=30, hidden=8, emb=4,
-                               batch=4, seq_len=8, lr=0.5, seed=0)
+def _reference_sgd(settings: ClipRunSettings, threshold: float | None) -> list[float]:
+    """Oracle: the same network and batches, updated by torch.optim.SGD after torch's clip_grad_norm_."""
+    table = build_table("word", ITOS, SENTENCES)
+    model = sgd_model(table, settings)
+    model.train()
+    optimizer = torch.optim.SGD(model.parameters(), lr=settings.lr)
+    losses, state = [], None
+    encoded = [table.encode(s) for s in SENTENCES]
+    for _, (chunk, fresh) in zip(range(settings.steps), chunks_forever(encoded, table, settings)):
+        loss, state = chunk_loss(model, chunk, None if fresh else state)
+        optimizer.zero_grad()
+        loss.backward()
+        if threshold is not None:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), threshold)
+        optimizer.step()
+        state = detach_state(state)
+        losses.append(loss.item())
+    return losses
+
+
+@pytest.mark.parametrize("threshold", [None, 1.0])
+def test_sgd_run_is_plain_sgd_with_the_notes_clipping(threshold):
+    log = sgd_run(SENTENCES, ITOS, SMALL, threshold)
+    np.testing.assert_allclose(log.loss, _reference_sgd(SMALL, threshold), rtol=1e-5)
+    if threshold is None:
+        assert not log.clipped.any()
+    else:
+        assert np.array_equal(log.clipped, log.grad_norm > threshold) and 0 < log.clipped_share < 1
+
+
+def test_clipping_experiment_same_first_batch_and_the_trainers_network():
+    runs = clipping_experiment(SENTENCES, ITOS, SMALL)
     plain, clipped = runs["unclipped"], runs["clipped"]
-    assert plain.grad_norm[0] == pytest.approx(clipped.grad_norm[0])  # same seed, same first batch
-    assert np.all(clipped.clipped == (clipped.grad_norm > 0.5))
-    assert 0.0 <= clipped.clipped_share <= 1.0 and clipped.clipped_share > 0
-    assert plain.clipped_share == 0.0
-    assert np.nanmean(plain.loss[-10:]) < plain.loss[0]  # it learns
+    assert plain.grad_norm[0] == clipped.grad_norm[0]  # same seed, same first batch
+    assert clipped.threshold == SMALL.threshold and plain.threshold is None
+    model = sgd_model(build_table("word", ITOS, SENTENCES), SMALL)
+    assert isinstance(model, RecurrentLM)  # the class the Adam trainer trains
+    W_h = model.rnn.weight_hh_l0.detach().double()
+    assert torch.linalg.svdvals(W_h).sub(SMALL.init_sigma1).abs().max() < 1e-5  # σ1·Q: all singular values
 
 
-def test_exploding_run_stops_with_nan_markers_and_converts_to_explicit_cells():
-    itos = build_vocabulary(STREAM_SENTENCES, 20)
-    stream = token_stream(STREAM_SENTENCES, itos)
-    model, log = train_run(stream, len(itos), steps=10, hidden=8, emb=4, batch=4, seq_len=30,
-                           lr=1e30, init_sigma1=3.0, seed=0)
+def test_exploding_run_stops_with_nan_markers_and_counts_its_steps():
+    before = step_counts().get("sgd-clip", 0)
+    log = sgd_run(SENTENCES, ITOS, ClipRunSettings(steps=10, batch=4, bptt=8, lr=1e30, init_sigma1=3.0,
+                                                   embed_dim=4, hidden=8), None)
     assert log.loss.shape == (10,)
     assert log.diverged_at == 1  # the first huge step overflows float32: NaN, no exception
-    assert np.isfinite(log.loss[0]) and np.all(np.isnan(log.loss[1:]))
-    assert log.clipped_share == 0.0
-    model, _ = train_run(stream, len(itos), steps=5, hidden=8, emb=4, batch=4, seq_len=8, seed=1)
-    lm = to_language_model(model, itos)
-    ids = torch.tensor([lm.ids(["</s>", "the", "cat", "sat"])])
-    expected = torch.log_softmax(model.double()(ids)[0], -1)
-    run = run_sentence(lm, ["the", "cat", "sat"])
-    got = torch.log(run.probs)
-    assert torch.allclose(got, expected, atol=1e-10)
+    assert np.isfinite(log.loss[0]) and np.all(np.isnan(log.loss[2:]))
+    assert step_counts()["sgd-clip"] - before == 1  # one update was applied before the blow-up
 
 
-def test_corpus_models_train_and_beat_the_random_model():
-    from lmcore.recurrent.corpus_models import (
-        ClipRunSettings, corpus_clip_experiment, enough_text, random_corpus_lm, trained_corpus_lm,
-    )
-
-    assert enough_text(STREAM_SENTENCES) and not enough_text([["a", "b"]])
-    trained, log = trained_corpus_lm(STREAM_SENTENCES, "rnn", steps=60)
-    untrained = random_corpus_lm(STREAM_SENTENCES)
-    sentence = STREAM_SENTENCES[0]
-    assert run_sentence(trained, sentence).J < run_sentence(untrained, sentence).J
-    runs = corpus_clip_experiment(STREAM_SENTENCES, ClipRunSettings(steps=20, seq_len=10))
-    assert set(runs) == {"unclipped", "clipped"} and runs["clipped"].threshold == 1.0
+def test_report_can_stop_the_experiment():
+    calls = []
+    runs = clipping_experiment(SENTENCES, ITOS, SMALL, report=lambda f: calls.append(f) or f >= 0.5)
+    assert calls[0] == 0.0 and calls[-1] == 0.5
+    assert np.isfinite(runs["unclipped"].loss).all() and np.isnan(runs["clipped"].loss).all()
 
 
 def test_global_norm_does_not_overflow_before_the_gradient_does():

@@ -11,7 +11,7 @@ from lmcore.seq2seq.evaluation import greedy_outputs, token_logprobs
 from lmcore.seq2seq.model import Seq2Seq, Seq2SeqConfig
 from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factorise
 from lmcore.seq2seq.tasks import make_batch, sample_pairs
-from lmcore.seq2seq.training import TrainConfig, sequence_nll, train
+from lmcore.seq2seq.training import Seq2SeqRecipe, sequence_nll, train
 from lmcore.seq2seq.vocab import EOS_ID, PAD_ID, decode, encode
 
 
@@ -91,7 +91,7 @@ def test_beam_search_runs_on_the_decoder(attention):
 
 
 def test_training_is_deterministic_and_lowers_the_loss():
-    cfg = TrainConfig("copy", 2, 4, steps=30, batch_size=16, lr=1e-2, report_every=10)
+    cfg = Seq2SeqRecipe("copy", 2, 4, steps=30, batch_size=16, lr=1e-2, report_every=10)
     reports = []
     a = train(Seq2SeqConfig("dot", embed=8, hidden=12), cfg, progress=reports.append)
     b = train(Seq2SeqConfig("dot", embed=8, hidden=12), cfg)

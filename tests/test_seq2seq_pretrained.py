@@ -1,7 +1,9 @@
 """The shipped models: attention beats the bottleneck at the longest source length."""
+import numpy as np
 import pytest
 
 from lmcore.seq2seq.evaluation import evaluate_by_length
+from lmcore.seq2seq.tasks import sample_pairs
 from lmcore.seq2seq.pretrained import DEFAULT_TASK, RECIPES, asset_path, pretrained
 
 
@@ -26,7 +28,12 @@ def test_bottleneck_hurts_long_sources_more_than_short_ones():
     none, recipe = pretrained(DEFAULT_TASK, "none")
     short, long = evaluate_by_length(none, DEFAULT_TASK, [recipe.min_len + 1, recipe.max_len], n=100)
     assert short.accuracy > long.accuracy
-    assert -1 < long.token_loglik < 0 and short.token_loglik <= 0
+    rng = np.random.default_rng(1234)  # evaluate_by_length's default seed: the same held-out pairs, in order
+    for result in (short, long):
+        pairs = sample_pairs(DEFAULT_TASK, 100, [result.length], rng, heldout=True)
+        expected = np.mean([np.mean(none.sentence_logprobs(x, y).logprobs) for x, y in pairs])
+        assert result.token_loglik == pytest.approx(expected, abs=1e-5)
+    assert long.token_loglik < short.token_loglik
 
 
 @pytest.mark.parametrize("attention", ["additive"])

@@ -6,17 +6,17 @@ import copy
 import numpy as np
 import pytest
 import torch
+from scipy.special import rel_entr
 
 from lmcore.recurrent.cells import run_lstm, run_rnn, weights_from_torch
 from lmcore.recurrent.jacobian import lstm_cell_jacobian
 from lmcore.samples import load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.counterfactual import counterfactual, edit
-from lmcore.training.gradient_path import (
-    cell_jacobians, exact_cell_jacobian, forget_products, lstm_gradient_path, rnn_jacobian_norms,
-)
+from lmcore.training.gradient_path import cell_jacobians, forget_products, lstm_gradient_path, rnn_jacobian_norms
 from lmcore.training.loop import train_sentences
 from lmcore.training.lstm_trace import lstm_weights, passage_inputs, trace_passage, unit_order
+from tests.training_oracles import exact_cell_jacobian
 
 CONFIG = TrainConfig(embed_dim=16, hidden_size=24, steps=60, batch_size=16, eval_every=30)
 
@@ -113,6 +113,10 @@ def test_counterfactual_is_causal_and_moves_the_next_distribution(lstm, passage)
         assert np.all(cf.delta[name][:, :cf.position] == 0)  # steps before the edit are untouched
     assert np.abs(cf.delta["c"][:, cf.position]).max() > 0
     np.testing.assert_allclose(cf.after.next_probs, lstm.distribution(edit(passage, position, other)), atol=1e-6)
-    assert cf.kl >= 0
+    last = len(passage) - 1  # an edit of the last symbol moves the next-symbol distribution most
+    near = counterfactual(lstm, passage, last, other)
+    p_after, p_before = lstm.distribution(edit(passage, last, other)), lstm.distribution(passage)
+    expected = float(rel_entr(p_after, p_before).sum())  # scipy's KL(after ‖ before), from the torch network
+    assert expected > 1e-3 and near.kl == pytest.approx(expected, rel=1e-4)
     travel = cf.change_per_step("c")
     assert np.all(travel[:cf.position] == 0) and travel[cf.position] > 0

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from lmcore.lm_protocol import NextTokenModel, perplexity_of
+from lmcore.lm_protocol import LanguageModel, perplexity_of
 from lmcore.ngram import NgramModel
 from lmcore.samples import load_sample
 from lmcore.training.config import TrainConfig
@@ -74,7 +74,7 @@ def test_reported_valid_ppl_matches_protocol_scoring(synthetic, level):
     """Batched, padded evaluation == token-by-token chain-rule scores through the protocol
     (char level: per-token log-probabilities are sums over characters, still per corpus token)."""
     lm = _train(synthetic, FAST.with_(level=level))
-    assert isinstance(lm, NextTokenModel)
+    assert isinstance(lm, LanguageModel)
     valid = synthetic.mapped("valid")
     via_protocol = perplexity_of(lm.sentence_logprobs(s) for s in valid).ppl
     assert via_protocol == pytest.approx(score_sentences(lm.model, lm.table, valid).token_ppl, rel=1e-5)
@@ -95,5 +95,13 @@ def test_distribution_is_the_chain_rule_factor_and_low_temperature_sampling_is_g
             break
         greedy.append(nxt)
         context.append(nxt)
-    assert lm.sample(temperature=1e-4, max_symbols=12, seed=3) == greedy
+    assert lm.sample(seed=3, max_len=12, temperature=1e-4) == greedy
     assert lm.sample(temperature=1.0, seed=5) == lm.sample(temperature=1.0, seed=5)
+
+
+def test_every_optimizer_step_is_counted(synthetic):
+    from lmcore.training.steps import step_counts
+
+    before = step_counts().get("adam", 0)
+    lm = _train(synthetic, FAST.with_(steps=7))
+    assert step_counts()["adam"] - before == lm.steps_done == 7

@@ -8,7 +8,7 @@ import streamlit as st
 
 from lmcore.corpus import MAX_BYTES, SENTENCE_MODES, TOKENIZERS, Corpus, CorpusError, CorpusSettings, build_corpus
 from lmcore.corpus.build import detect_language
-from lmcore.corpus.decoding import decode_bytes
+from lmcore.corpus.bytes_to_text import decode_bytes
 from lmcore.corpus.limits import APP_LIMITS
 from lmcore.i18n import LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from lmcore.corpus import Corpus
 from lmcore.seq2seq.model import Seq2SeqConfig
-from lmcore.seq2seq.training import TrainConfig as Seq2SeqRecipe
+from lmcore.seq2seq.training import Seq2SeqRecipe
 from lmcore.seq2seq.training import train as train_seq2seq
 from lmcore.training.config import TrainConfig
 from lmcore.training.loop import train_sentences

@@ -5,7 +5,7 @@
 >>> corpus.train, len(corpus.vocab)  # doctest: +SKIP
 """
 from lmcore.corpus.build import Corpus, CorpusSettings, build_corpus, detect_language, split_indices
-from lmcore.corpus.decoding import ENCODINGS, MAX_BYTES, clean_text, decode_bytes
+from lmcore.corpus.bytes_to_text import ENCODINGS, MAX_BYTES, clean_text, decode_bytes
 from lmcore.corpus.errors import CorpusError
 from lmcore.corpus.segmentation import SENTENCE_MODES, TOKENIZERS, split_sentences, tokenize
 from lmcore.corpus.vocabulary import BOS, EOS, UNK, Vocabulary

@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from lmcore.corpus.decoding import clean_text, decode_bytes
+from lmcore.corpus.bytes_to_text import clean_text, decode_bytes
 from lmcore.corpus.errors import CorpusError
 from lmcore.corpus.limits import Bounder, CorpusLimits
 from lmcore.corpus.segmentation import SENTENCE_MODES, TOKENIZERS, marker_counts, split_sentences, tokenize

@@ -5,9 +5,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-UNK = "<unk>"
-BOS = "<s>"
-EOS = "</s>"
+from lmcore.symbols import BOS, EOS, UNK
+
+__all__ = ["BOS", "EOS", "UNK", "Vocabulary"]
 
 
 @dataclass(frozen=True)

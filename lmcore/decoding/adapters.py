@@ -1,7 +1,7 @@
 """Thin adapters turning language models into scorers ``score(prefixes) -> (n × |V|) log-probs``.
 
 * :class:`DistributionScorer` wraps any model with
-  ``distribution(context)`` over ``model.vocab`` (``lmcore.lm_protocol.NextTokenModel``: the n-gram
+  ``distribution(context)`` over ``model.vocab`` (a ``lmcore.lm_protocol.LanguageModel``: the n-gram
   LMs of :mod:`lmcore.ngram`, the trained ``lmcore.training.NeuralLM``); it accepts a distribution
   returned as a mapping token -> probability or as a vector aligned with the vocabulary.
 * :class:`RecurrentScorer` wraps a recurrent step ``step(inputs, state) -> (logits, state)``
@@ -17,8 +17,7 @@ import numpy as np
 import torch
 
 from lmcore.decoding.scorers import Prefix
-
-END_TOKENS: tuple[str, ...] = ("</s>", "<eos>", "<|endoftext|>")
+from lmcore.symbols import BOS, EOS
 
 
 def vocabulary_list(vocab: Any) -> list[str]:
@@ -34,10 +33,12 @@ def vocabulary_list(vocab: Any) -> list[str]:
 class DistributionScorer:
     """log P(w | <s> prompt y_<t) from ``model.distribution(context)`` (context = token list).
 
-    ``start`` (default ``<s>``) opens every context, marking the start of a sentence.
+    ``start`` (default ``<s>``) opens every context, marking the start of a sentence; ``end_id`` is
+    the id of ``end`` (default ``</s>``) in the vocabulary, None when it has no such symbol.
     """
 
-    def __init__(self, model: Any, prompt: Sequence[str] = (), start: str | None = "<s>") -> None:
+    def __init__(self, model: Any, prompt: Sequence[str] = (), start: str | None = BOS,
+                 end: str = EOS) -> None:
         self.model = model
         self.prompt = ([start] if start else []) + list(prompt)
         self.vocab = vocabulary_list(model.vocab)
@@ -46,7 +47,7 @@ class DistributionScorer:
             extra = [tok for tok in first if tok not in set(self.vocab)]
             self.vocab += extra
         self.index = {tok: i for i, tok in enumerate(self.vocab)}
-        self.end_id = next((self.index[e] for e in END_TOKENS if e in self.index), None)
+        self.end_id = self.index.get(end)
         self._cache: dict[Prefix, np.ndarray] = {}
 
     def probs(self, prefix: Prefix) -> np.ndarray:
@@ -66,7 +67,6 @@ class DistributionScorer:
     def __call__(self, prefixes: Sequence[Prefix]) -> np.ndarray:
         with np.errstate(divide="ignore"):
             return np.log(np.stack([self.probs(tuple(p)) for p in prefixes]))
-
 
 
 State = Any  # a tensor or a tuple of tensors, batch along ``batch_dim``

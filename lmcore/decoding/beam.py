@@ -26,8 +26,10 @@ def beam_search(score: Scorer, beam_width: int, max_len: int, end_id: int | None
     """Beam search of width ``beam_width``; returns the tree (with ``tree.nbest`` sorted best first).
 
     ``pruned_per_parent`` caps how many pruned children are recorded per expanded hypothesis
-    (the best ones; ``None`` records them all, fine for small vocabularies).
+    (the best ones; ``None`` records them all, fine for small vocabularies). ``end_id`` defaults
+    to the scorer's own ``end_id``.
     """
+    end_id = getattr(score, "end_id", None) if end_id is None else end_id
     if beam_width < 1 or max_len < 1:
         raise ValueError("beam_width and max_len must be >= 1")
     if pruned_per_parent is not None and pruned_per_parent < 0:

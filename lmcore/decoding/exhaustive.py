@@ -11,7 +11,9 @@ from lmcore.decoding.tree import Hypothesis, normalised_score
 
 def exhaustive_search(score: Scorer, max_len: int, end_id: int | None = None, alpha: float = 0.0,
                       max_prefixes: int = 200_000, n_best: int = 10) -> list[Hypothesis]:
-    """The ``n_best`` complete outputs with the highest s(y)/|y|^α, best first."""
+    """The ``n_best`` complete outputs with the highest s(y)/|y|^α, best first (``end_id``: the
+    scorer's by default)."""
+    end_id = getattr(score, "end_id", None) if end_id is None else end_id
     frontier: list[tuple[Prefix, float]] = [((), 0.0)]
     complete: list[tuple[Prefix, float, bool]] = []
     vocab = 1

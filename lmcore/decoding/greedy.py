@@ -13,7 +13,8 @@ from lmcore.decoding.tree import Hypothesis, normalised_score
 
 def greedy_decode(score: Scorer, max_len: int, end_id: int | None = None,
                   alpha: float = 0.0) -> Hypothesis:
-    """The greedy output and its log-prob Σ_t log P(ŷ_t | ŷ_<t)."""
+    """The greedy output and its log-prob Σ_t log P(ŷ_t | ŷ_<t) (``end_id``: the scorer's by default)."""
+    end_id = getattr(score, "end_id", None) if end_id is None else end_id
     tokens: list[int] = []
     logprob = 0.0
     for _ in range(max_len):

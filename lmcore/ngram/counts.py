@@ -18,7 +18,8 @@ from typing import Sequence
 
 import numpy as np
 
-UNK, EOS, BOS = "<unk>", "</s>", "<s>"
+from lmcore.symbols import BOS, EOS, UNK
+
 UNK_ID, EOS_ID = 0, 1
 
 

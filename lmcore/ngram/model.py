@@ -12,7 +12,7 @@ from typing import IO, Sequence
 
 import numpy as np
 
-from lmcore.lm_protocol import Perplexity, TokenLogProbs, perplexity_from_logprobs
+from lmcore.lm_protocol import LanguageModelMixin, Perplexity, TokenLogProbs, perplexity_from_logprobs
 from lmcore.ngram.counts import (BOS, EOS, UNK_ID, Stream, Table, Vocab, build_vocab, count_tables,
                                  encode, rows_in_stream)
 from lmcore.ngram.levels import apply_levels, context_row, distribution_for, uniform_base
@@ -56,8 +56,9 @@ class StreamScores:
     ids: np.ndarray
 
 
-class NgramModel:
-    """An n-gram language model of order N (1..6) with one smoothing method (see ``METHODS``)."""
+class NgramModel(LanguageModelMixin):
+    """An n-gram language model of order N (1..6) with one smoothing method (see ``METHODS``);
+    a :class:`lmcore.lm_protocol.LanguageModel` (``sample`` and ``scorer`` come from the mixin)."""
 
     def __init__(self, counts: NgramCounts, order: int, method: str = "modified-kn",
                  delta: float = 1.0, discount: float = 0.75) -> None:
@@ -144,19 +145,6 @@ class NgramModel:
         """Perplexity with and without OOVs, OOV and token counts (``</s>`` counted)."""
         s = self.score_stream(sentences)
         return perplexity_from_logprobs(s.logprobs, s.oov)
-
-    def sample(self, seed: int | np.random.Generator = 0, max_len: int = 30) -> list[str]:
-        """A sentence drawn word by word from P(· | history) (seeded; ``</s>`` not returned)."""
-        rng = np.random.default_rng(seed)
-        history, words = [BOS], []
-        for _ in range(max_len):
-            p = self.distribution(history)
-            w = self.vocab[int(rng.choice(len(p), p=p / p.sum()))]
-            if w == EOS:
-                break
-            words.append(w)
-            history.append(w)
-        return words
 
     def to_arpa(self, target: str | Path | IO[str]) -> None:
         """Write the model as an ARPA file (log10 probabilities and backoff weights)."""

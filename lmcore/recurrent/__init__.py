@@ -7,8 +7,9 @@
 - :mod:`.jacobian` — the notes' product ∏ W_hᵀ diag(σ'(z(j))) and the bound (σ1·γ)^(t−k).
 - :mod:`.bptt` — contributions of each step k to ∂J(t)/∂W_h and truncated BPTT.
 - :mod:`.clipping` — gradient norm clipping; :mod:`.cliff` — Pascanu et al.'s one-unit RNN wall.
-- :mod:`.rnn_lm` / :mod:`.clip_run` — a tiny RNN language model and a clipping training run;
-  :mod:`.corpus_models` fixes their sizes for a corpus, :mod:`.diagnostics` gathers page panels.
+- :mod:`.rnn_lm` — the white-box view: a trained LM of :mod:`lmcore.training` in these cells.
+- :mod:`.clip_run` — the clipping lab's SGD run (same network as :mod:`lmcore.training`);
+  :mod:`.clip_lab` its settings grid and shipped logs; :mod:`.diagnostics` gathers page panels.
 
 Everything runs in float64: in float32 a vanishing gradient underflows to 0 within ~100 steps.
 """

@@ -192,11 +192,6 @@ def run_cell(w: CellWeights, x: Tensor) -> Trace:
     return run_gru(w, x)
 
 
-def cell_name(w: CellWeights) -> str:
-    """'rnn', 'lstm' or 'gru'."""
-    return {RNNWeights: "rnn", LSTMWeights: "lstm", GRUWeights: "gru"}[type(w)]
-
-
 def weights_from_torch(module: nn.RNN | nn.LSTM | nn.GRU, layer: int = 0) -> CellWeights:
     """Copy layer ``layer`` of a torch.nn.RNN / LSTM / GRU into explicit float64 weights.
 

@@ -9,13 +9,11 @@ step taken there throws the parameters far away; the notes' clipping rule
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
-import torch
-from torch import Tensor
 
-from lmcore.recurrent.cells import DTYPE
 from lmcore.recurrent.clipping import clip_vector
 
 
@@ -26,21 +24,41 @@ class CliffTask:
     target: float = 0.7
 
 
-def cliff_loss(w: Tensor, b: Tensor, task: CliffTask = CliffTask()) -> Tensor:
-    """L(w, b) = (h(T) − target)², elementwise over any shape of w and b (broadcast)."""
-    h = torch.full(torch.broadcast_shapes(w.shape, b.shape), task.h0, dtype=DTYPE)
+def _recursion(w, b, h, task: CliffTask, tanh):
+    """L, ∂L/∂w, ∂L/∂b by forward-mode differentiation of the recursion (exact), written once for
+    NumPy arrays and Python floats (``h`` = h(0) in the shape of the result, ``tanh`` np.tanh or
+    math.tanh; σ(h) = (1 + tanh(h/2)) / 2):
+
+        ∂h(t)/∂w = σ(h(t−1)) + w σ'(h(t−1)) ∂h(t−1)/∂w,   ∂h(t)/∂b = 1 + w σ'(h(t−1)) ∂h(t−1)/∂b,
+        ∂L/∂θ = 2 (h(T) − target) ∂h(T)/∂θ,   σ' = σ(1 − σ).
+    """
+    dh_dw, dh_db = 0.0, 0.0
     for _ in range(task.T):
-        h = w * torch.sigmoid(h) + b
-    return (h - task.target) ** 2
+        s = 0.5 * (1.0 + tanh(0.5 * h))
+        gain = w * s * (1.0 - s)
+        dh_dw, dh_db = s + gain * dh_dw, 1.0 + gain * dh_db
+        h = w * s + b
+    r = h - task.target
+    return r * r, 2.0 * r * dh_dw, 2.0 * r * dh_db
+
+
+def loss_and_grad(w: np.ndarray, b: np.ndarray, task: CliffTask = CliffTask()
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """L, ∂L/∂w, ∂L/∂b elementwise over any (broadcast) shapes of w and b, float64."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        w, b = np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)
+        return _recursion(w, b, np.full(np.broadcast_shapes(w.shape, b.shape), task.h0), task, np.tanh)
+
+
+def cliff_loss(w: np.ndarray, b: np.ndarray, task: CliffTask = CliffTask()) -> np.ndarray:
+    """L(w, b) = (h(T) − target)², elementwise over any shape of w and b (broadcast)."""
+    return loss_and_grad(w, b, task)[0]
 
 
 def loss_and_gradient(w: float, b: float, task: CliffTask = CliffTask()) -> tuple[float, np.ndarray]:
-    """L and ∂L/∂(w, b) at one point, by autograd."""
-    wt = torch.tensor(w, dtype=DTYPE, requires_grad=True)
-    bt = torch.tensor(b, dtype=DTYPE, requires_grad=True)
-    loss = cliff_loss(wt, bt, task)
-    loss.backward()
-    return float(loss.detach()), np.array([float(wt.grad), float(bt.grad)])
+    """L and ∂L/∂(w, b) at one point (Python floats: the descent's inner loop)."""
+    loss, gw, gb = _recursion(float(w), float(b), task.h0, task, math.tanh)
+    return loss, np.array([gw, gb])
 
 
 @dataclass
@@ -53,16 +71,11 @@ class LossSurface:
 
 def loss_surface(w_range: tuple[float, float], b_range: tuple[float, float], resolution: int = 80,
                  task: CliffTask = CliffTask()) -> LossSurface:
-    """L and ‖∇L‖ on a grid (one batched forward/backward: points are independent)."""
-    w = torch.linspace(*w_range, resolution, dtype=DTYPE)
-    b = torch.linspace(*b_range, resolution, dtype=DTYPE)
-    bb, ww = torch.meshgrid(b, w, indexing="ij")
-    ww.requires_grad_(True)
-    bb.requires_grad_(True)
-    loss = cliff_loss(ww, bb, task)
-    loss.sum().backward()
-    grad = torch.sqrt(ww.grad**2 + bb.grad**2)
-    return LossSurface(w.numpy(), b.numpy(), loss.detach().numpy(), grad.numpy())
+    """L and ‖∇L‖ on a grid (all points at once: they are independent)."""
+    w = np.linspace(*w_range, resolution)
+    b = np.linspace(*b_range, resolution)
+    loss, gw, gb = loss_and_grad(w[None, :], b[:, None], task)
+    return LossSurface(w, b, loss, np.hypot(gw, gb))
 
 
 @dataclass

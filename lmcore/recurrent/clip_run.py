@@ -1,49 +1,54 @@
-"""A small, self-contained LM training run with and without gradient clipping (same seed).
+"""The clipping lab's training run: the recurrent LM of :mod:`lmcore.training` (same network, same
+vocabulary, same ``<s> … </s>`` sentence batches as the Adam trainer) trained with plain SGD, once
+without and once with the notes' clipping rule, from the same seed on the same batches.
 
-The model is E → torch.nn.RNN/LSTM/GRU → W_y, trained with plain SGD on the corpus as one token
-stream (sentences separated by </s>), random windows of ``seq_len`` tokens, fresh state per batch.
-Per step we log J (mean cross-entropy), the global gradient norm ‖ĝ‖ before clipping and whether the
-notes' rule ĝ ← threshold·ĝ/‖ĝ‖ fired. A run whose loss or norm turns inf/NaN stops there; the rest
-of its log is NaN (no exception). The trained torch module converts to the explicit cells through
-:func:`lmcore.recurrent.cells.weights_from_torch`.
+It is deliberately unstable — W_h starts at σ1·Q with σ1 > 1 and the learning rate is large — so
+that the unclipped run meets exploding gradients. Per step we log J (mean cross-entropy over the
+chunk's real targets), the global gradient norm ‖ĝ‖ before clipping, and whether
+ĝ ← threshold·ĝ/‖ĝ‖ fired; then θ ← θ − η·ĝ. A run whose loss or norm turns inf/NaN stops there;
+the rest of its log is NaN (no exception).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import torch
-from torch import nn
 
-from lmcore.recurrent.cells import DTYPE, weights_from_torch
 from lmcore.recurrent.clipping import clip_gradients_, global_grad_norm
-from lmcore.recurrent.rnn_lm import EOS, UNK, RNNLanguageModel
 from lmcore.recurrent.weights import scaled_orthogonal
-from lmcore.seeding import build_seeded, generator
+from lmcore.seeding import generator
+from lmcore.training.batches import Batch, shuffled_batches
+from lmcore.training.config import TrainConfig
+from lmcore.training.loop import build_model, chunk_loss
+from lmcore.training.model import RecurrentLM, detach_state
+from lmcore.training.steps import count_step
+from lmcore.training.tokens import SymbolTable, build_table
 
-MODULES = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
-
-
-class TorchRecurrentLM(nn.Module):
-    """Embedding (V×d) → one recurrent layer (n) → linear read-out (V)."""
-
-    def __init__(self, vocab_size: int, emb: int, hidden: int, cell: str = "rnn") -> None:
-        super().__init__()
-        self.embedding = nn.Embedding(vocab_size, emb)
-        self.rnn = MODULES[cell](emb, hidden, batch_first=True)
-        self.out = nn.Linear(hidden, vocab_size)
-
-    def forward(self, ids: torch.Tensor) -> torch.Tensor:
-        h, _ = self.rnn(self.embedding(ids))
-        return self.out(h)
+RUNS: tuple[str, ...] = ("unclipped", "clipped")
 
 
-def token_stream(sentences: list[list[str]], itos: list[str]) -> torch.Tensor:
-    """All sentences as one id stream, each followed by </s>; unknown words → <unk>."""
-    stoi = {w: i for i, w in enumerate(itos)}
-    unk = stoi[UNK]
-    ids = [stoi.get(w, unk) for s in sentences for w in list(s) + [EOS]]
-    return torch.tensor(ids, dtype=torch.long)
+@dataclass(frozen=True)
+class ClipRunSettings:
+    """One clipping-lab run: SGD with learning rate ``lr`` for ``steps`` updates on batches of
+    ``batch`` sentences cut into chunks of ``bptt`` steps; a tanh RNN of ``embed_dim``/``hidden``
+    whose W_h starts at σ1·Q with σ1 = ``init_sigma1``; ``threshold`` for the clipped run."""
+
+    steps: int = 200
+    batch: int = 16
+    bptt: int = 20
+    lr: float = 5.0
+    threshold: float = 1.0
+    init_sigma1: float = 1.5
+    seed: int = 0
+    embed_dim: int = 16
+    hidden: int = 32
+
+    def model_config(self) -> TrainConfig:
+        """The network, described as the Adam trainer describes its models (no dropout)."""
+        return TrainConfig(cell="rnn", embed_dim=self.embed_dim, hidden_size=self.hidden, dropout=0.0,
+                           seed=self.seed, bptt=self.bptt, batch_size=self.batch, steps=self.steps)
 
 
 @dataclass
@@ -63,30 +68,43 @@ class TrainingLog:
         return float(self.clipped[ran].mean()) if ran.any() else 0.0
 
 
-def train_run(stream: torch.Tensor, vocab_size: int, *, cell: str = "rnn", emb: int = 16,
-              hidden: int = 32, steps: int = 200, batch: int = 16, seq_len: int = 20,
-              lr: float = 1.0, threshold: float | None = None, init_sigma1: float | None = None,
-              seed: int = 0) -> tuple[TorchRecurrentLM, TrainingLog]:
-    """SGD on random windows of the stream; clip to ``threshold`` when it is not None.
+def sgd_model(table: SymbolTable, settings: ClipRunSettings) -> RecurrentLM:
+    """The Adam trainer's network for ``table``, seeded, with W_h = σ1·Q."""
+    model = build_model(settings.model_config(), table)
+    with torch.no_grad():
+        model.rnn.weight_hh_l0.copy_(scaled_orthogonal(settings.hidden, settings.init_sigma1,
+                                                       generator(settings.seed)).float())
+    return model
 
-    ``init_sigma1`` sets the RNN's initial W_h = σ1·Q (a large σ1 provokes explosions).
-    """
-    model = build_seeded(lambda: TorchRecurrentLM(vocab_size, emb, hidden, cell), seed)
-    if init_sigma1 is not None and cell == "rnn":
-        g = generator(seed)
-        with torch.no_grad():
-            model.rnn.weight_hh_l0.copy_(scaled_orthogonal(hidden, init_sigma1, g).float())
-    data_gen = torch.Generator().manual_seed(40_000 + seed)
+
+def chunks_forever(encoded: Sequence[Sequence[int]], table: SymbolTable, settings: ClipRunSettings,
+                   ) -> Iterator[tuple[Batch, bool]]:
+    """(chunk, first chunk of its batch?) over seeded shuffled epochs, as the Adam trainer batches."""
+    order = generator(settings.seed)
+    while True:
+        for batch in shuffled_batches(encoded, settings.batch, table.bos_id, order):
+            for n, chunk in enumerate(batch.chunks(settings.bptt)):
+                yield chunk, n == 0
+
+
+def sgd_run(train: Sequence[Sequence[str]], vocab_itos: Sequence[str], settings: ClipRunSettings,
+            threshold: float | None, should_stop: Callable[[int], bool] | None = None) -> TrainingLog:
+    """One run: clip to ``threshold`` unless it is None. ``should_stop(step)`` may end it early."""
+    table = build_table("word", vocab_itos, train)
+    encoded = [table.encode(s) for s in train]
+    if not encoded:
+        raise ValueError("the training split is empty")
+    model = sgd_model(table, settings)
+    model.train()
+    steps = settings.steps
     loss_log, norm_log = np.full(steps, np.nan), np.full(steps, np.nan)
     clip_log = np.zeros(steps, dtype=bool)
-    span = max(len(stream) - seq_len - 1, 1)
-    diverged = None
-    for step in range(steps):
-        starts = torch.randint(0, span, (batch,), generator=data_gen)
-        window = torch.stack([stream[s: s + seq_len + 1] for s in starts.tolist()])
-        logits = model(window[:, :-1])
-        loss = nn.functional.cross_entropy(logits.reshape(-1, vocab_size), window[:, 1:].reshape(-1))
-        model.zero_grad()
+    diverged, state = None, None
+    for step, (chunk, fresh) in zip(range(steps), chunks_forever(encoded, table, settings)):
+        if should_stop is not None and should_stop(step):
+            break
+        loss, state = chunk_loss(model, chunk, None if fresh else state)
+        model.zero_grad(set_to_none=True)
         loss.backward()
         if threshold is None:
             norm, clipped = global_grad_norm(model.parameters()), False
@@ -98,24 +116,23 @@ def train_run(stream: torch.Tensor, vocab_size: int, *, cell: str = "rnn", emb: 
             break
         with torch.no_grad():
             for p in model.parameters():
-                p -= lr * p.grad
-    return model, TrainingLog(loss_log, norm_log, clip_log, threshold, diverged)
+                if p.grad is not None:
+                    p -= settings.lr * p.grad
+        count_step("sgd-clip")
+        state = detach_state(state)
+    return TrainingLog(loss_log, norm_log, clip_log, threshold, diverged)
 
 
-def clipping_experiment(stream: torch.Tensor, vocab_size: int, threshold: float,
-                        **kwargs: object) -> dict[str, TrainingLog]:
-    """The same run (same seed, same batches) without and with clipping."""
-    _, plain = train_run(stream, vocab_size, threshold=None, **kwargs)
-    _, clipped = train_run(stream, vocab_size, threshold=threshold, **kwargs)
-    return {"unclipped": plain, "clipped": clipped}
+def clipping_experiment(train: Sequence[Sequence[str]], vocab_itos: Sequence[str], settings: ClipRunSettings,
+                        report: Callable[[float], bool] | None = None) -> dict[str, TrainingLog]:
+    """The same run (same seed, same batches) without and with clipping at ``settings.threshold``.
 
+    ``report(fraction)`` is called every 10 steps; when it returns True the runs stop there."""
+    logs: dict[str, TrainingLog] = {}
+    for n, name in enumerate(RUNS):
+        def should_stop(step: int, n: int = n) -> bool:
+            return report is not None and step % 10 == 0 and bool(report((n + step / settings.steps) / len(RUNS)))
 
-def to_language_model(model: TorchRecurrentLM, itos: list[str]) -> RNNLanguageModel:
-    """The trained torch model as an explicit float64 :class:`RNNLanguageModel`."""
-    return RNNLanguageModel(
-        itos=list(itos),
-        embedding=model.embedding.weight.detach().to(DTYPE).clone(),
-        cell=weights_from_torch(model.rnn),
-        W_y=model.out.weight.detach().to(DTYPE).clone(),
-        b_y=model.out.bias.detach().to(DTYPE).clone(),
-    )
+        logs[name] = sgd_run(train, vocab_itos, settings, None if name == "unclipped" else settings.threshold,
+                             should_stop)
+    return logs

@@ -3,7 +3,7 @@ W_h's spectrum, mean σ'(z(j)), one Jacobian factor's norm per step, the notes' 
 and for the LSTM the quality of ∂c(t)/∂c(t−1) ≈ f(t)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -12,7 +12,7 @@ from lmcore.recurrent.cells import run_lstm, run_rnn
 from lmcore.recurrent.jacobian import (
     forget_gate_approximation, mean_activation_derivative, per_step_jacobian_norms, product_norms,
 )
-from lmcore.recurrent.rnn_lm import RNNLanguageModel, input_gradient_norms
+from lmcore.recurrent.rnn_lm import WhiteBoxLM, input_gradient_norms
 from lmcore.recurrent.weights import (
     CellSpec, eigenvalues, largest_singular_value, random_cell, random_inputs, spectral_radius,
 )
@@ -33,8 +33,7 @@ class RNNPanels:
 
 def rnn_panels(spec: CellSpec, T: int, input_scale: float, seed: int = 0) -> RNNPanels:
     """The RNN's diagnostics on the same random inputs as its gradient curve."""
-    rnn_spec = CellSpec("rnn", spec.hidden, spec.input_dim, spec.kind, spec.scale, spec.activation)
-    w = random_cell(rnn_spec, seed)
+    w = random_cell(replace(spec, cell="rnn"), seed)
     with torch.no_grad():
         trace = run_rnn(w, random_inputs(T, spec.input_dim, input_scale, seed))
     return RNNPanels(
@@ -46,14 +45,12 @@ def rnn_panels(spec: CellSpec, T: int, input_scale: float, seed: int = 0) -> RNN
 
 def lstm_panel(spec: CellSpec, T: int, input_scale: float, seed: int = 0) -> dict[str, np.ndarray]:
     """Exact ‖∂c(t)/∂c(t−1)‖ vs ‖diag f(t)‖ and the relative error, for the LSTM of ``spec``."""
-    lstm_spec = CellSpec("lstm", spec.hidden, spec.input_dim, spec.kind, spec.scale,
-                         forget_bias=spec.forget_bias)
-    w = random_cell(lstm_spec, seed)
+    w = random_cell(replace(spec, cell="lstm"), seed)
     with torch.no_grad():
         trace = run_lstm(w, random_inputs(T, spec.input_dim, input_scale, seed))
     return forget_gate_approximation(w, trace)
 
 
-def connectivity(models: dict[str, RNNLanguageModel], tokens: list[str], position: int) -> dict[str, np.ndarray]:
+def connectivity(models: dict[str, WhiteBoxLM], tokens: list[str], position: int) -> dict[str, np.ndarray]:
     """‖∂J(position)/∂x(k)‖ for k = 1..position under each model (same sentence)."""
     return {name: input_gradient_norms(lm, tokens, position) for name, lm in models.items()}

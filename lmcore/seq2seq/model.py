@@ -16,6 +16,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from lmcore.seq2seq.attention import ATTENTIONS, AdditiveScore, DotScore, attend
+from lmcore.seq2seq.conditional import ConditionalLM
 from lmcore.seq2seq.vocab import PAD_ID, VOCAB_SIZE
 
 
@@ -48,7 +49,9 @@ class Encoded:
                        (self.final[0].expand(n, -1), self.final[1].expand(n, -1)))
 
 
-class Seq2Seq(nn.Module):
+class Seq2Seq(ConditionalLM, nn.Module):
+    """The encoder-decoder; also a conditional language model (:mod:`lmcore.seq2seq.conditional`)."""
+
     def __init__(self, config: Seq2SeqConfig) -> None:
         super().__init__()
         self.config = config

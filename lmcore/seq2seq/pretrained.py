@@ -7,17 +7,17 @@ from pathlib import Path
 import torch
 
 from lmcore.seq2seq.model import Seq2Seq, Seq2SeqConfig
-from lmcore.seq2seq.training import TrainConfig
+from lmcore.seq2seq.training import Seq2SeqRecipe
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "seq2seq"
 DEFAULT_TASK = "reverse"
 
-RECIPES: dict[tuple[str, str], TrainConfig] = {
-    ("reverse", "none"): TrainConfig("reverse", 2, 12, steps=2500),
-    ("reverse", "dot"): TrainConfig("reverse", 2, 12, steps=2500),
-    ("reverse", "additive"): TrainConfig("reverse", 2, 12, steps=2500),
-    ("translate", "none"): TrainConfig("translate", 2, 8, steps=2500),
-    ("translate", "dot"): TrainConfig("translate", 2, 8, steps=2500),
+RECIPES: dict[tuple[str, str], Seq2SeqRecipe] = {
+    ("reverse", "none"): Seq2SeqRecipe("reverse", 2, 12, steps=2500),
+    ("reverse", "dot"): Seq2SeqRecipe("reverse", 2, 12, steps=2500),
+    ("reverse", "additive"): Seq2SeqRecipe("reverse", 2, 12, steps=2500),
+    ("translate", "none"): Seq2SeqRecipe("translate", 2, 8, steps=2500),
+    ("translate", "dot"): Seq2SeqRecipe("translate", 2, 8, steps=2500),
 }
 
 
@@ -25,18 +25,18 @@ def asset_path(task: str, attention: str) -> Path:
     return ASSETS / f"{task}-{attention}.pt"
 
 
-def save_model(model: Seq2Seq, train_config: TrainConfig, path: Path) -> None:
+def save_model(model: Seq2Seq, train_config: Seq2SeqRecipe, path: Path) -> None:
     state = {k: v.half() for k, v in model.state_dict().items()}
     torch.save({"config": model.config.to_dict(), "train": train_config.__dict__, "state": state}, path)
 
 
-def load_model(path: Path) -> tuple[Seq2Seq, TrainConfig]:
+def load_model(path: Path) -> tuple[Seq2Seq, Seq2SeqRecipe]:
     blob = torch.load(path, map_location="cpu", weights_only=True)
     model = Seq2Seq(Seq2SeqConfig(**blob["config"]))
     model.load_state_dict({k: v.float() for k, v in blob["state"].items()})
     model.eval()
-    known = TrainConfig.__dataclass_fields__
-    return model, TrainConfig(**{k: v for k, v in blob["train"].items() if k in known})
+    known = Seq2SeqRecipe.__dataclass_fields__
+    return model, Seq2SeqRecipe(**{k: v for k, v in blob["train"].items() if k in known})
 
 
 def shipped_models(attention: str = "dot") -> list[tuple[str, str]]:
@@ -44,7 +44,7 @@ def shipped_models(attention: str = "dot") -> list[tuple[str, str]]:
     return [key for key in RECIPES if key[1] == attention and asset_path(*key).exists()]
 
 
-def pretrained(task: str, attention: str) -> tuple[Seq2Seq, TrainConfig] | None:
+def pretrained(task: str, attention: str) -> tuple[Seq2Seq, Seq2SeqRecipe] | None:
     """The shipped model for (task, attention), or None when it is not shipped."""
     path = asset_path(task, attention)
     return load_model(path) if path.exists() else None

@@ -11,7 +11,7 @@ import torch
 from lmcore.decoding.adapters import RecurrentScorer
 from lmcore.seq2seq.model import Seq2Seq
 from lmcore.seq2seq.tasks import make_batch
-from lmcore.seq2seq.vocab import BOS_ID, EOS_ID, TOKENS, encode
+from lmcore.seq2seq.vocab import BOS_ID, EOS, EOS_ID, TOKENS, encode
 
 
 def decoder_scorer(model: Seq2Seq, source: Sequence[str]) -> RecurrentScorer:
@@ -48,12 +48,12 @@ def factorise(model: Seq2Seq, source: Sequence[str], target: Sequence[str]) -> F
     logprobs, attention = model(batch.src, batch.src_len, batch.tgt_in)
     ids = encode(list(target)) + [EOS_ID]
     probs = logprobs[0, torch.arange(len(ids)), torch.tensor(ids)].exp().tolist()
-    return Factorisation(list(source), list(target) + ["</s>"], probs,
+    return Factorisation(list(source), list(target) + [EOS], probs,
                          None if attention is None else attention[0].tolist())
 
 
 def _tex_token(token: str) -> str:
-    if token == "</s>":
+    if token == EOS:
         return r"\langle/s\rangle"
     return token if token.isdigit() else r"\text{" + token + "}"
 

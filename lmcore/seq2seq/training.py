@@ -14,10 +14,13 @@ from lmcore.seq2seq.tasks import make_batch, sample_pairs
 from lmcore.seq2seq.vocab import PAD_ID
 from lmcore.seeding import build_seeded
 from lmcore.training.progress import Progress, ProgressCallback
+from lmcore.training.steps import count_step
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class Seq2SeqRecipe:
+    """How to train an encoder-decoder on a toy task (the task, source lengths, steps, optimiser)."""
+
     task: str = "reverse"
     min_len: int = 2
     max_len: int = 12
@@ -36,7 +39,7 @@ def sequence_nll(model: Seq2Seq, batch) -> torch.Tensor:
     return -(picked * mask).sum() / mask.sum()
 
 
-def train(model_config: Seq2SeqConfig, config: TrainConfig,
+def train(model_config: Seq2SeqConfig, config: Seq2SeqRecipe,
           progress: ProgressCallback | None = None) -> Seq2Seq:
     """A model trained with teacher forcing; deterministic for a given seed (its own generators)."""
     rng = np.random.default_rng(config.seed)
@@ -51,6 +54,7 @@ def train(model_config: Seq2SeqConfig, config: TrainConfig,
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimiser.step()
+        count_step("seq2seq")
         seen += int((batch.tgt_out != PAD_ID).sum())
         value = float(loss.detach())
         running = value if running is None else 0.9 * running + 0.1 * value

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-PAD, BOS, EOS = "<pad>", "<s>", "</s>"
+from lmcore.symbols import BOS, EOS, PAD
 DIGITS: tuple[str, ...] = tuple("0123456789")
 NUMERALS: tuple[str, ...] = tuple("零一二三四五六七八九十百千万")
 TOKENS: tuple[str, ...] = (PAD, BOS, EOS) + DIGITS + NUMERALS

@@ -17,11 +17,9 @@ STRINGS = {
     "nav.section.counts": ("Counting models", "计数模型"),
     "nav.section.neural": ("Recurrent networks", "循环神经网络"),
     "nav.section.generation": ("Conditioning & decoding", "条件生成与解码"),
-    "page.placeholder": ("This page is being built.", "本页正在建设中。"),
     # sidebar
     "sidebar.language": ("Language", "语言"),
     "sidebar.corpus": ("Corpus", "语料"),
-    "sidebar.source": ("Text", "文本"),
     "sidebar.sample.english": ("English sample", "英文样例"),
     "sidebar.sample.chinese": ("Chinese sample", "中文样例"),
     "sidebar.sample.synthetic": ("Synthetic (known entropy)", "合成语料（已知熵）"),

@@ -119,5 +119,4 @@ STRINGS = {
     ),
     "decoding.optimum_result": ("Exhaustive optimum: {text} — log P = {lp:.3f}",
                                 "穷举最优：{text} —— log P = {lp:.3f}"),
-    "decoding.no_output": ("No hypothesis was completed.", "没有完成的假设。"),
 }

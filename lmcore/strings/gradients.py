@@ -36,6 +36,27 @@ STRINGS = {
         "按讲义判断：σ1·γ = {sg:.3g} → **{regime}**。(σ1γ)^k 只是上界：σ'(z) 只在部分 z 处达到 γ——tanh 与 sigmoid "
         "仅在 z = 0 处，ReLU 仅在激活的单元上（z < 0 时 σ' = 0）——所以实测范数通常衰减得更快，即使 σ1γ = 1。试试看。",
     ),
+    "gradients.slope_note.tanh": (
+        "With tanh, σ'(z) = 1 − tanh²(z) < 1 wherever z ≠ 0, so even σ1 = 1 decays — try it.",
+        "tanh 的导数 σ'(z) = 1 − tanh²(z) 在 z ≠ 0 处都 < 1，所以即使 σ1 = 1 梯度也会衰减——试试看。",
+    ),
+    "gradients.slope_note.sigmoid": (
+        "With the sigmoid, σ'(z) ≤ 1/4 everywhere (γ = 1/4): σ1 must exceed 4 before the bound even allows growth.",
+        "sigmoid 的导数处处 σ'(z) ≤ 1/4（γ = 1/4）：σ1 必须大于 4，上界才允许梯度增长。",
+    ),
+    "gradients.slope_note.relu": (
+        "With ReLU, σ'(z) is exactly 1 for active units and 0 for the others: the active units pass the gradient "
+        "through W_h unchanged (σ1 > 1 can explode), the inactive ones cut it.",
+        "ReLU 的导数对激活的单元恰为 1，对其他单元为 0：激活单元让梯度原样经过 W_h（σ1 > 1 可能爆炸），未激活的单元将其截断。",
+    ),
+    "gradients.forget_bias_note": (
+        "The forget-gate bias only changes the LSTM: its curve is hidden (LSTM not selected), its panel below still follows it.",
+        "遗忘门偏置只影响 LSTM：其曲线已隐藏（未选 LSTM），下方的 LSTM 面板仍随之变化。",
+    ),
+    "gradients.activation_note": (
+        "The activation only changes the RNN: its curve is hidden (RNN not selected), the panels below still follow it.",
+        "激活函数只影响 RNN：其曲线已隐藏（未选 RNN），下方的面板仍随之变化。"
+    ),
     "gradients.exploded_msg": (
         "{cell}: the gradient norm exploded (inf/NaN in float64) at distance {k}.",
         "{cell}：梯度范数在距离 {k} 处爆炸（float64 溢出为 inf/NaN）。",
@@ -59,6 +80,12 @@ STRINGS = {
         "RNN（种子 0），距离 T − k = {d}：‖∏ W_hᵀ diag σ'(z(j))‖₂ = {prod:.3e}，上界 (σ1γ)^{d} = {bound:.3e}，"
         "实测 ‖∂J(T)/∂h(k)‖ = {meas:.3e}（‖∂J(T)/∂h(T)‖ = 1）。",
     ),
+    "gradients.formula_note_no_rnn": (
+        "RNN at seed 0, distance T − k = {d}: ‖∏ W_hᵀ diag σ'(z(j))‖₂ = {prod:.3e}, bound (σ1γ)^{d} = {bound:.3e} "
+        "(select the RNN to see the measured gradient too).",
+        "RNN（种子 0），距离 T − k = {d}：‖∏ W_hᵀ diag σ'(z(j))‖₂ = {prod:.3e}，上界 (σ1γ)^{d} = {bound:.3e}"
+        "（选择 RNN 即可同时看到实测梯度）。",
+    ),
     "gradients.distance_pick": ("Distance T − k for the live numbers", "实时数值所用的距离 T − k"),
     "gradients.panels.header": ("Why: the spectrum of W_h and the activation's slope", "原因：W_h 的谱与激活函数的斜率"),
     "gradients.lstm.header": ("LSTM: is ∂c(t)/∂c(t−1) really ≈ f(t)?", "LSTM：∂c(t)/∂c(t−1) 真的 ≈ f(t) 吗？"),
@@ -70,21 +97,25 @@ STRINGS = {
     ),
     "gradients.conn.header": ("Which earlier words does a prediction feel?", "一次预测能“感受”到哪些前面的词？"),
     "gradients.conn.caption": (
-        "Each input word k is shaded by ‖∂J(t)/∂x(k)‖ for the prediction at step t (small RNN and LSTM trained "
-        "briefly on the current corpus; shade relative to the largest, log scale).",
-        "每个输入词 k 按 ‖∂J(t)/∂x(k)‖ 着色，对应第 t 步的预测（在当前语料上短暂训练的小 RNN 与 LSTM；相对最大值，对数刻度）。",
+        "Each input word k is shaded by ‖∂J(t)/∂x(k)‖ for the prediction at step t, under the RNN and the LSTM "
+        "trained on the current corpus (the models of the LSTM page; shade relative to the largest, log scale).",
+        "每个输入词 k 按 ‖∂J(t)/∂x(k)‖ 着色，对应第 t 步的预测，模型为在当前语料上训练的 RNN 与 LSTM"
+        "（即 LSTM 页的模型；相对最大值，对数刻度）。",
     ),
     "gradients.conn.sentence": ("Sentence (index in the training split)", "句子（训练集中的序号）"),
     "gradients.conn.position": ("Prediction at step t", "第 t 步的预测"),
-    "gradients.conn.too_short": ("The corpus has no sentence long enough for this view.", "语料中没有足够长的句子用于此视图。"),
+    "gradients.conn.too_short": ("The training split has no sentence of {lo} to {hi} tokens for this view.",
+                                 "训练集中没有 {lo} 到 {hi} 个词元的句子可用于此视图。"),
+    "gradients.conn.one_sentence": ("The only training sentence of the right length is shown.",
+                                    "只显示长度合适的唯一一个训练句。"),
     "gradients.conn.predicting": ("Predicting “{word}” from: {context}", "根据 {context} 预测“{word}”"),
     "gradients.clip.header": ("The clipping lab", "梯度裁剪实验"),
     "gradients.clip.rule": ("The notes' rule:", "讲义中的规则："),
     "gradients.cliff.header": ("1. The cliff (Pascanu, Mikolov & Bengio 2013)", "1. 悬崖（Pascanu、Mikolov 与 Bengio，2013）"),
     "gradients.cliff.caption": (
-        "A one-unit RNN h(t) = w·sigmoid(h(t−1)) + b, h(0) = 0.5, loss L = (h(30) − 0.7)². Near a bifurcation, "
-        "h(30) jumps: the loss has a wall where the gradient is huge. Same start, same learning rate.",
-        "单单元 RNN：h(t) = w·sigmoid(h(t−1)) + b，h(0) = 0.5，损失 L = (h(30) − 0.7)²。在分岔附近 h(30) 会跳变："
+        "A one-unit RNN h(t) = w·sigmoid(h(t−1)) + b, h(0) = {h0:g}, loss L = (h({T}) − {target:g})². Near a "
+        "bifurcation, h({T}) jumps: the loss has a wall where the gradient is huge. Same start, same learning rate.",
+        "单单元 RNN：h(t) = w·sigmoid(h(t−1)) + b，h(0) = {h0:g}，损失 L = (h({T}) − {target:g})²。在分岔附近 h({T}) 会跳变："
         "损失面上出现梯度极大的“墙”。相同起点、相同学习率。",
     ),
     "gradients.cliff.threshold": ("Clipping threshold", "裁剪阈值"),
@@ -93,13 +124,19 @@ STRINGS = {
     "gradients.cliff.start_b": ("Start b", "起点 b"),
     "gradients.cliff.max_step_plain": ("Largest step, no clipping", "最大步长（不裁剪）"),
     "gradients.cliff.max_step_clip": ("Largest step, clipped (≤ η·threshold)", "最大步长（裁剪，≤ η·阈值）"),
+    "gradients.cliff.never_clipped": (
+        "Clipping never fired on this path: the largest ‖∇L‖ was {norm:.3g}, below the threshold {threshold:g}, "
+        "so both paths coincide. Lower the threshold or start nearer the wall.",
+        "这条路径上从未触发裁剪：最大的 ‖∇L‖ 为 {norm:.3g}，低于阈值 {threshold:g}，所以两条路径重合。请降低阈值或从更靠近墙的位置出发。",
+    ),
     "gradients.cliff.final": ("Final loss: plain {plain:.3g} · clipped {clip:.3g}", "最终损失：不裁剪 {plain:.3g} · 裁剪 {clip:.3g}"),
     "gradients.run.header": ("2. A real small LM training run on the current corpus", "2. 在当前语料上真实训练一个小语言模型"),
     "gradients.run.caption": (
-        "A vanilla RNN LM (embedding 16, hidden 32, vocabulary ≤ {v}) trained {steps} SGD steps on windows of "
-        "{seq} tokens, W_h initialised with σ1 = {s1}: the same seed and batches, without and with clipping.",
-        "普通 RNN 语言模型（嵌入 16，隐层 32，词表 ≤ {v}），以 {seq} 个词元的窗口做 {steps} 步 SGD，W_h 初始 σ1 = {s1}："
-        "相同种子与批次，分别不裁剪和裁剪。",
+        "The RNN language model of the LSTM page, small (embedding {emb}, hidden {n}, the corpus vocabulary of {v} "
+        "words, sentences <s> … </s>), trained {steps} plain SGD steps on batches of {batch} sentences cut into "
+        "chunks of {bptt} steps, W_h initialised with σ1 = {s1}: the same seed and batches, without and with clipping.",
+        "LSTM 页的 RNN 语言模型的小型版本（嵌入 {emb}，隐层 {n}，语料词表 {v} 个词，句子 <s> … </s>），"
+        "以每批 {batch} 个句子、每段 {bptt} 步做 {steps} 步普通 SGD，W_h 初始 σ1 = {s1}：相同种子与批次，分别不裁剪和裁剪。",
     ),
     "gradients.run.threshold": ("Clipping threshold", "裁剪阈值"),
     "gradients.run.lr": ("Learning rate η", "学习率 η"),

@@ -32,7 +32,6 @@ STRINGS = {
     "ngram.table.n_rows": ("Words shown", "显示词数"),
     "ngram.table.word": ("word", "词"),
     "ngram.table.count": ("C(h,w)", "C(h,w)"),
-    "ngram.table.unseen": ("(unseen after h)", "（h 之后未出现）"),
     "ngram.table.others": ("all other words", "其余所有词"),
     "ngram.table.sum": ("Σ over the vocabulary", "对词表求和 Σ"),
     "ngram.table.note": ("Red cells: MLE gives probability 0. The notes' KN sums to more than 1: its unseen branch has no weight λ(h).",

@@ -2,20 +2,25 @@
 
 STRINGS = {
     "rnn_bptt.caption": (
-        "A small vanilla RNN language model on the current corpus, run word by word: the hidden state, the "
-        "next-word distribution, the losses J(t), and where the gradient ∂J/∂W_h comes from (BPTT).",
-        "在当前语料上的一个小型普通 RNN 语言模型，逐词运行：隐状态、下一个词的分布、损失 J(t)，以及梯度 ∂J/∂W_h 的来源（BPTT）。",
+        "The vanilla RNN language model of the LSTM page on the current corpus, run word by word with its weights in "
+        "explicit float64 cells: the hidden state, the next-word distribution, the losses J(t), and where the "
+        "gradient ∂J/∂W_h comes from (BPTT).",
+        "LSTM 页在当前语料上的普通 RNN 语言模型，把权重放进显式的 float64 单元逐词运行：隐状态、下一个词的分布、"
+        "损失 J(t)，以及梯度 ∂J/∂W_h 的来源（BPTT）。",
     ),
     "rnn_bptt.model": ("Model", "模型"),
     "rnn_bptt.model.random": ("random initialisation", "随机初始化"),
-    "rnn_bptt.model.trained": ("briefly trained (300 SGD steps, clipped)", "短暂训练（300 步 SGD，带裁剪）"),
+    "rnn_bptt.model.trained": ("trained (Adam, as on the LSTM page)", "已训练（Adam，与 LSTM 页相同）"),
     "rnn_bptt.sentence": ("Sentence (index in the test split)", "句子（测试集中的序号）"),
-    "rnn_bptt.no_sentence": ("The corpus has no test sentence of 3 to 30 tokens.", "语料中没有 3 到 30 个词元的测试句。"),
-    "rnn_bptt.too_small": ("The corpus is too small to train on.", "语料太小，无法训练。"),
+    "rnn_bptt.no_sentence": ("The corpus has no test sentence of {lo} to {hi} tokens.", "语料中没有 {lo} 到 {hi} 个词元的测试句。"),
+    "rnn_bptt.one_sentence": ("The only test sentence of the right length is shown.", "只显示长度合适的唯一一个测试句。"),
+    "rnn_bptt.meanwhile": ("Meanwhile, the random initialisation shows every step of the same network.",
+                           "在此期间，可以选择“随机初始化”查看同一网络的每一步。"),
     "rnn_bptt.model_info": (
-        "Vocabulary {v} (most frequent training words; others → <unk>), embedding d = {d}, hidden n = {n}, tanh. "
-        "</s> separates sentences, so it is also the first input.",
-        "词表 {v}（训练集中最常见的词；其余 → <unk>），嵌入 d = {d}，隐层 n = {n}，tanh。</s> 分隔句子，因此也作为第一个输入。",
+        "The corpus vocabulary: {v} symbols (words, <unk>, </s>), embedding d = {d}, hidden n = {n}, tanh, "
+        "{steps} training steps. A sentence is read as <s> w1 … wn and predicts w1 … wn </s>, as on every page.",
+        "语料词表：{v} 个符号（词、<unk>、</s>），嵌入 d = {d}，隐层 n = {n}，tanh，训练 {steps} 步。"
+        "句子读作 <s> w1 … wn，预测 w1 … wn </s>，与所有页面一致。",
     ),
     "rnn_bptt.forward.header": ("Forward pass, step by step", "逐步前向传播"),
     "rnn_bptt.step": ("Step t", "时间步 t"),
@@ -34,6 +39,7 @@ STRINGS = {
     "rnn_bptt.metric.J": ("J = mean J(t)", "J = J(t) 的平均"),
     "rnn_bptt.metric.ppl": ("PPL = exp(J)", "PPL = exp(J)"),
     "rnn_bptt.metric.T": ("T (steps)", "T（步数）"),
+    "rnn_bptt.metric.split_ppl": ("Model PPL on the test split", "模型在测试集上的 PPL"),
     "rnn_bptt.bptt.header": ("BPTT: where ∂J/∂W_h comes from", "BPTT：∂J/∂W_h 从哪里来"),
     "rnn_bptt.bptt.caption": (
         "Cell (t, k) is ‖G(t, k)‖ = ‖δ(t,k) h(k−1)ᵀ‖, the part of ∂J(t)/∂W_h that flows back to step k. Row t sums "
@@ -47,15 +53,13 @@ STRINGS = {
     "rnn_bptt.metric.dropped": ("Share of Σ‖G‖ dropped", "被丢弃的 Σ‖G‖ 占比"),
     "rnn_bptt.metric.trunc_err": ("Error of truncated ∂J/∂W_h", "截断后 ∂J/∂W_h 的误差"),
     "rnn_bptt.metric.grad_norm": ("‖∂J/∂W_h‖ (full BPTT)", "‖∂J/∂W_h‖（完整 BPTT）"),
-    "rnn_bptt.live_grad": (
-        "Here ∂J/∂W_h has ‖·‖ = {full:.4g}; truncated to {w} steps it is {trunc:.4g} away from it.",
-        "此处 ‖∂J/∂W_h‖ = {full:.4g}；截断到 {w} 步后与之相差 {trunc:.4g}。",
-    ),
     "rnn_bptt.formulas": ("The notes' formulas with this sentence's numbers", "讲义公式与本句的数值"),
     # figures
     "rnn_bptt.fig.topk_title": ("ŷ(t): top next words (red = true)", "ŷ(t)：最可能的下一个词（红 = 真实）"),
     "rnn_bptt.fig.prob_axis": ("probability ŷ(t)[w]", "概率 ŷ(t)[w]"),
-    "rnn_bptt.play": ("Play the forward pass in the browser (▶, or drag the slider under the chart).", "在浏览器中播放前向传播（点 ▶，或拖动图下方的滑块）。"),
+    "rnn_bptt.play": ("Play the forward pass in the browser (▶, or drag the slider under the chart); it shows the "
+                      "{units} of {n} hidden units that vary most over this sentence.",
+                      "在浏览器中播放前向传播（点 ▶，或拖动图下方的滑块）；图中显示本句中变化最大的 {units} 个隐藏单元（共 {n} 个）。"),
     "rnn_bptt.fig.h_title": ("Hidden state h(t) over time (units × steps)", "隐状态 h(t) 随时间变化（单元 × 时间步）"),
     "rnn_bptt.fig.input_axis": ("step t (input word x(t))", "时间步 t（输入词 x(t)）"),
     "rnn_bptt.fig.unit_axis": ("hidden unit i", "隐藏单元 i"),

@@ -53,7 +53,7 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
 LESSONS: dict[str, tuple[str, ...]] = {
     "ngram": ("sec:table", "sec:sparsity", "q:ngram.add_delta", "sec:formula", "q:ngram.unseen", "sec:charts",
               "q:ngram.continuation", "sec:continuation", "q:perplexity.guess", "sec:grid", "sec:sample"),
-    "gradients": ("q:gradients.regime", "sec:curves", "q:gradients.threshold", "sec:panels", "q:gradients.clip",
-                  "sec:clipping", "sec:run", "q:gradients.lstm", "sec:lstm", "sec:connectivity"),
+    "gradients": ("q:gradients.regime", "q:gradients.threshold", "q:gradients.lstm", "sec:curves",
+                  "q:gradients.clip", "sec:clipping", "sec:run", "sec:connectivity"),
 }
 PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",)}

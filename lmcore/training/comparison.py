@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lmcore.ngram import NgramCounts, NgramModel, count_ngrams
-from lmcore.training.evaluate import score_sentences
 from lmcore.training.neural_lm import NeuralLM
 
 # (row name, order, lmcore.ngram method); the page shows t(f"lstm.cmp.row.{name}")
@@ -40,8 +39,9 @@ def ngram_perplexity(counts: NgramCounts, corpus, order: int, method: str, split
 
 
 def neural_perplexity(lm: NeuralLM, corpus, split: str) -> float:
-    """PPL per corpus token of a trained recurrent model (each sentence from the zero state)."""
-    return score_sentences(lm.model, lm.table, corpus.mapped(split)).token_ppl
+    """PPL per corpus token of a trained recurrent model (each sentence from the zero state):
+    ``lm.perplexity``, the protocol's number, as on every other page."""
+    return lm.perplexity(corpus.mapped(split)).ppl
 
 
 def comparison_rows(corpus, neural: Mapping[str, NeuralLM], split: str = "test",

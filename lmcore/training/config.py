@@ -6,6 +6,8 @@ import json
 from dataclasses import asdict, dataclass, fields, replace
 
 CELLS: tuple[str, ...] = ("rnn", "lstm", "gru")
+MIN_TRAIN_TOKENS = 50
+"""Fewer training tokens (``</s>`` counted) than this: the pages do not offer to train."""
 LEVELS: tuple[str, ...] = ("word", "char")
 
 
@@ -80,3 +82,8 @@ class TrainConfig:
     def from_dict(cls, data: dict[str, object]) -> "TrainConfig":
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def enough_to_train(sentences: list[list[str]]) -> bool:
+    """True when the sentences hold at least ``MIN_TRAIN_TOKENS`` tokens (``</s>`` counted)."""
+    return sum(len(s) + 1 for s in sentences) >= MIN_TRAIN_TOKENS

@@ -28,11 +28,6 @@ class Score:
     n_tokens: int
 
     @property
-    def symbol_ppl(self) -> float:
-        """Perplexity per model symbol (characters for char models)."""
-        return math.exp(self.nll / max(self.n_symbols, 1))
-
-    @property
     def token_ppl(self) -> float:
         """Perplexity per corpus token, ``</s>`` counted (comparable across models)."""
         return math.exp(self.nll / max(self.n_tokens, 1))

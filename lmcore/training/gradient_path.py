@@ -2,7 +2,7 @@
 
 For the last step T and every earlier step k = 1..T:
 - the notes' approximation ∂c(t)/∂c(t−1) ≈ diag f(t), chained: ∏_{t=k+1..T} f(t) (per unit);
-- the exact ∂c(T)/∂c(k) by torch autograd, re-running steps k+1..T from a leaf c(k) with
+- the exact ∂c(T)/∂c(k) by torch autograd through the whole forward graph, with
   h(k) = o(k) ⊙ tanh c(k) (o(k) held fixed; the same convention as :mod:`lmcore.recurrent.jacobian`);
 - for a trained vanilla RNN on the same passage, ‖∂h(T)/∂h(k)‖₂ = ‖∏_{j=k+1..T} W_hᵀ diag σ'(z(j))‖₂.
 Matrices are summarised by their spectral norm ‖·‖₂ (for diag ∏f: the largest unit's product) and by
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from lmcore.recurrent.cells import LSTMWeights, lstm_step, run_lstm, run_rnn, weights_from_torch
+from lmcore.recurrent.cells import LSTMWeights, run_lstm, run_rnn, weights_from_torch
 from lmcore.recurrent.jacobian import product_norms
 from lmcore.training.lstm_trace import lstm_weights, passage_inputs
 from lmcore.training.neural_lm import NeuralLM
@@ -39,25 +39,9 @@ def forget_products(f: np.ndarray) -> np.ndarray:
     return np.concatenate([suffix[:, 1:], np.ones((f.shape[0], 1))], axis=1)
 
 
-def exact_cell_jacobian(w: LSTMWeights, x: torch.Tensor, k: int) -> torch.Tensor:
-    """∂c(T)/∂c(k) (n×n, row = unit of c(T)) by autograd, for 1 ≤ k ≤ T = len(x)."""
-    with torch.no_grad():
-        trace = run_lstm(w, x)
-    c_k, o_k = trace.c[k].detach(), trace.gates["o"][k].detach()
-
-    def c_last(c: torch.Tensor) -> torch.Tensor:
-        h = o_k * torch.tanh(c)
-        for t in range(k + 1, x.shape[0] + 1):
-            step = lstm_step(w, h, c, x[t - 1])
-            h, c = step["h"], step["c"]
-        return c
-
-    return torch.autograd.functional.jacobian(c_last, c_k, vectorize=True)
-
-
 def cell_jacobians(w: LSTMWeights, x: torch.Tensor) -> torch.Tensor:
-    """∂c(T)/∂c(k) for all k = 1..T at once, shape (T, n, n): the same derivative as
-    :func:`exact_cell_jacobian`, from one forward pass and n backward passes (one per unit of c(T)).
+    """∂c(T)/∂c(k) for all k = 1..T at once, shape (T, n, n), from one forward pass and n backward
+    passes (one per unit of c(T)); tests check it against re-running steps k+1..T from a leaf c(k).
 
     Every c(k) is a node of the forward graph; reverse-mode autograd from c(T)_u sums all paths from
     c(k) to c(T)_u, including c(k) → h(k) = o(k) ⊙ tanh c(k) with o(k) upstream of c(k) (held fixed).

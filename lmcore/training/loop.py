@@ -22,6 +22,7 @@ from lmcore.training.evaluate import score_sentences
 from lmcore.training.model import RecurrentLM, detach_state
 from lmcore.training.neural_lm import NeuralLM
 from lmcore.training.progress import Progress, ProgressCallback
+from lmcore.training.steps import count_step
 from lmcore.training.tokens import SymbolTable, build_table
 
 
@@ -63,12 +64,18 @@ def replace_singletons(encoded: Sequence[Sequence[int]], singletons: set[int], r
     return out
 
 
+def untrained_lm(train: Sequence[Sequence[str]], vocab_itos: Sequence[str], config: TrainConfig,
+                 corpus_key: str = "") -> NeuralLM:
+    """The model ``train_sentences`` would start from: same table, weights as initialised from the seed."""
+    table = build_table(config.level, vocab_itos, train)
+    return NeuralLM(build_model(config, table), table, config, corpus_key=corpus_key)
+
+
 def train_sentences(train: Sequence[Sequence[str]], valid: Sequence[Sequence[str]],
                     vocab_itos: Sequence[str], config: TrainConfig,
                     on_progress: ProgressCallback | None = None, corpus_key: str = "") -> NeuralLM:
     """Train on unk-mapped ``train`` sentences, score ``valid`` every ``eval_every`` steps and at the end."""
-    table = build_table(config.level, vocab_itos, train)
-    lm = NeuralLM(build_model(config, table), table, config, corpus_key=corpus_key)
+    lm = untrained_lm(train, vocab_itos, config, corpus_key)
     lm.model.drop.generator = generator(config.seed + 1)
     _run(lm, train, valid, on_progress)
     lm.model.drop.generator = None
@@ -119,6 +126,7 @@ def _run(lm: NeuralLM, train, valid, on_progress: ProgressCallback | None) -> No
                 if config.clip > 0:
                     torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
                 optimizer.step()
+                count_step("adam")
                 state = detach_state(state)
                 n = chunk.n_targets
                 step, tokens = step + 1, tokens + n

@@ -94,11 +94,6 @@ class ModelRegistry:
                 return lm
         return None
 
-    def forget_owner(self, owner: str) -> None:
-        with self._lock:
-            for key in [k for k in self._models if k[0] == owner]:
-                self._bytes -= self._models.pop(key)[1]
-
 
 class OwnerModels:
     """One owner's view of a registry: the same questions without repeating the owner."""

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-BOS, EOS, UNK = "<s>", "</s>", "<unk>"
-SPACE = " "
+from lmcore.symbols import BOS, EOS, SPACE, UNK
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,10 @@ def test_arbitrary_bytes_give_a_corpus_or_the_clear_error(data):
     except CorpusError as error:
         assert error.message("en")
     else:
-        assert len(corpus.train) >= 1 and len(corpus.test) >= 1
+        sizes = (len(corpus.train), len(corpus.valid), len(corpus.test))
+        n = sum(sizes)  # 80/10/10 with at least one sentence each (two sentences: the second is valid and test)
+        held_out = max(1, round(0.1 * n))
+        assert sizes == (1, 1, 1) or sizes == (n - 2 * held_out, held_out, held_out)
 
 
 @settings(max_examples=100, deadline=None)

@@ -1,0 +1,89 @@
+"""AppTest helpers for st.fragment: which fragment a widget lives in, and a fragment-only rerun.
+
+AppTest's ``run()`` always reruns the whole script. The browser, after a widget inside a fragment
+changes, asks for a rerun of that fragment only (``RerunData.fragment_id_queue``); ``run_fragment``
+sends the same request through AppTest's own script runner, and ``sent_messages`` records every
+message the app sends, so a test sees exactly what a fragment rerun recomputes and resends.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from unittest import mock
+
+import streamlit.testing.v1.local_script_runner as local_runner
+from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+
+@contextmanager
+def sent_messages() -> Iterator[list]:
+    """Every ForwardMsg the app enqueues inside the ``with`` block."""
+    sent: list = []
+    enqueue = ForwardMsgQueue.enqueue
+
+    def recording(self, msg):
+        sent.append(msg)
+        return enqueue(self, msg)
+
+    with mock.patch.object(ForwardMsgQueue, "enqueue", recording):
+        yield sent
+
+
+def deltas(messages: list) -> list:
+    return [m.delta for m in messages if m.WhichOneof("type") == "delta"]
+
+
+def elements(messages: list, kind: str) -> list:
+    """The new elements of one type (e.g. "plotly_chart", "metric") among the messages."""
+    out = []
+    for d in deltas(messages):
+        if d.WhichOneof("type") == "new_element" and d.new_element.WhichOneof("type") == kind:
+            out.append(getattr(d.new_element, kind))
+    return out
+
+
+def fragment_of(messages: list, widget_key: str) -> str:
+    """The id of the fragment that drew the widget with this key ('' = the main script)."""
+    for d in deltas(messages):
+        if d.WhichOneof("type") != "new_element":
+            continue
+        kind = d.new_element.WhichOneof("type")
+        widget_id = getattr(getattr(d.new_element, kind), "id", "") if kind else ""
+        if isinstance(widget_id, str) and widget_id.endswith(f"-{widget_key}"):
+            return d.fragment_id
+    raise KeyError(f"no widget with key {widget_key!r} was drawn")
+
+
+def run_fragment(at, fragment_id: str) -> list:
+    """Rerun only ``fragment_id`` (as the browser does after a widget in it changed); the messages sent."""
+    scoped = functools.partial(RerunData, fragment_id_queue=[fragment_id])
+    with mock.patch.object(local_runner, "RerunData", scoped), sent_messages() as sent:
+        at.run()
+    return sent
+
+
+def payload_bytes(messages: list) -> int:
+    """Bytes of the element messages (what the browser receives for the page's content)."""
+    return sum(m.ByteSize() for m in messages if m.WhichOneof("type") == "delta")
+
+
+OUTPUT_KINDS = ("plotly_chart", "metric", "markdown", "latex", "text", "caption", "info", "warning", "error",
+                "success", "dataframe", "header", "subheader")
+
+
+def page_output(at) -> list[str]:
+    """Everything a page shows except its widgets, as comparable strings (charts by their spec)."""
+    out = []
+    for kind in OUTPUT_KINDS:
+        for el in at.get(kind):
+            if kind == "plotly_chart":
+                out.append(el.proto.spec)
+            elif kind == "dataframe":
+                out.append(el.value.to_json())
+            elif kind == "metric":
+                out.append(f"{el.label}={el.value}")
+            else:
+                out.append(str(el.value))
+    return out
