@@ -57,5 +57,7 @@ if __name__ == "__main__":
         for name, entry in pool.map(_build, [(key, retrain) for key in wanted]):
             models[name] = entry
             print(name + ": " + " ".join(f"m={length}:{acc:.3f}" for length, acc, _, _ in entry["rows"]), flush=True)
-    data = {"n": EVAL_N, "seed": EVAL_SEED, "models": dict(sorted(models.items()))}
-    EVALUATION.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    entries = ",\n".join(f'  "{name}": {{"weights": "{entry["weights"]}", "rows": [\n'
+                          + ",\n".join("   " + json.dumps(row) for row in entry["rows"]) + "]}"
+                          for name, entry in sorted(models.items()))
+    EVALUATION.write_text(f'{{"n": {EVAL_N}, "seed": {EVAL_SEED}, "models": {{\n{entries}}}}}\n', encoding="utf-8")
