@@ -13,7 +13,7 @@ from collections import Counter
 from contextlib import contextmanager
 
 import pytest
-import torch
+from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from lmcore.samples import SAMPLES
 from tests.apptest_helpers import errors, run_page
@@ -42,7 +42,7 @@ def training_steps(monkeypatch):
     for module, attr in [(loop, "train_sentences"), (ui.training, "train_sentences"),
                          (seq2seq_training, "train"), (ui.training, "train_seq2seq")]:
         monkeypatch.setattr(module, attr, counted(f"{module.__name__}.{attr}", getattr(module, attr)))
-    handle = torch.optim.optimizer.register_optimizer_step_pre_hook(on_step)
+    handle = register_optimizer_step_pre_hook(on_step)
     try:
         yield steps
     finally:
