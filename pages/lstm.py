@@ -69,6 +69,12 @@ def figure(name: str, key: tuple, _build):
     return _build()
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def samples(model_key: str, tau: float, _lm) -> list[str]:
+    """Three samples at temperature τ (seeds 0, 1, 2: the same texts for everyone)."""
+    return [_lm.render(_lm.sample(tau, max_symbols=200 if _lm.table.level == "char" else 40, seed=s)) for s in range(3)]
+
+
 def model_key(lm) -> str:
     """Names one trained model (its corpus, settings, training length and object)."""
     return "" if lm is None else f"{lm.corpus_key}:{lm.config.key()}:{lm.steps_done}:{lm.selected_step}:{id(lm)}"
@@ -133,8 +139,8 @@ def samples_section(lm) -> None:
     st.subheader(tr("lstm.sample.header"))
     tau = st.slider(tr("lstm.sample.temperature"), 0.1, 2.0, 1.0, 0.1, key="lstm_tau")
     st.caption(tr("lstm.sample.note"))
-    for s in range(3):
-        st.text(lm.render(lm.sample(tau, max_symbols=200 if lm.table.level == "char" else 40, seed=s)))
+    for text in samples(model_key(lm), tau, lm):
+        st.text(text)
 
 
 # ---------------------------------------------------------------- gates on a passage
@@ -182,7 +188,8 @@ def gradient_section(lm, rnn, symbols: tuple, trace) -> None:
 # ---------------------------------------------------------------- counterfactual edit
 @st.fragment(key="lstm_edit")
 def edit_section(lm, symbols: tuple) -> None:
-    suggested, suggested_to, _ = default_edit(model_key(lm), symbols, lm)
+    with st.spinner(tr("lstm.busy.edit")):
+        suggested, suggested_to, _ = default_edit(model_key(lm), symbols, lm)
     if st.session_state.get("lstm_cf_for") != (model_key(lm), symbols):  # a new passage: start from its suggestion
         st.session_state["lstm_cf_for"] = (model_key(lm), symbols)
         for key in ("lstm_cf_pos", "lstm_cf_new"):
@@ -269,7 +276,8 @@ floor = perplexity_floor(corpus)
 st.title(tr("nav.lstm"))
 st.caption(tr("lstm.caption"))
 config = training_section(corpus, models, floor)
-lstm = inspected_lstm(corpus, models, config)
+with st.spinner(tr("lstm.busy.load")):
+    lstm = inspected_lstm(corpus, models, config)
 if lstm is None:  # no model for this corpus yet: the default one trains in the background
     if start_default_training(corpus, DEFAULT):
         st.rerun()  # show the run's progress below the training section
@@ -280,7 +288,8 @@ if lstm is None:  # no model for this corpus yet: the default one trains in the 
     st.caption(tr("lstm.cmp.note"))
     comparison_section(corpus, models, "word", floor)
     st.stop()
-rnn = models.pick(corpus.key, "rnn", lstm.config.level, defaults=[DEFAULT.with_(cell="rnn", level=lstm.config.level)])
+with st.spinner(tr("lstm.busy.load")):
+    rnn = models.pick(corpus.key, "rnn", lstm.config.level, defaults=[DEFAULT.with_(cell="rnn", level=lstm.config.level)])
 source = tr("lstm.source.pretrained") if models.is_shipped(lstm) else tr("lstm.source.trained")
 st.caption(tr("lstm.model_info", cell="LSTM", level=tr(f"lstm.level.{lstm.config.level}"),
               hidden=lstm.config.hidden_size, steps=lstm.steps_done,

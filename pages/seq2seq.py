@@ -61,7 +61,8 @@ def models_section(task: str) -> dict:
                                                        total=j.status.total_steps, loss=j.status.train_loss))
     if job is not None and job.state == "done" and job.params.get("task") == task:
         st.success(tr("seq2seq.train_done", seconds=job.elapsed))
-    models = _models(task)
+    with st.spinner(tr("seq2seq.loading")):
+        models = _models(task)
     for variant in ATTENTIONS:
         name = tr(f"seq2seq.variant.{variant}")
         if variant in models:

@@ -8,7 +8,7 @@ from lmcore.seq2seq.evaluation import evaluate_by_length
 from lmcore.seq2seq.pretrained import EVAL_N, EVAL_SEED, RECIPES, pretrained, shipped_evaluation
 from lmcore.seq2seq.tasks import TASKS
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import finish_jobs, errors, run_page
+from tests.apptest_helpers import errors, finish_jobs, run_page
 
 
 @pytest.fixture(autouse=True)

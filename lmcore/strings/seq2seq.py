@@ -50,6 +50,7 @@ STRINGS = {
     "seq2seq.train_done": ("Trained in {seconds:.0f} s.", "训练完成，用时 {seconds:.0f} 秒。"),
     "seq2seq.no_models": ("No model for this task yet: open “{section}” above and train one.",
                           "此任务还没有模型：请打开上方的“{section}”训练一个。"),
+    "seq2seq.loading": ("Loading the models…", "正在加载模型……"),
     "seq2seq.measuring": ("Measuring {variant} on held-out sources…", "正在留出集上评估{variant}……"),
     "seq2seq.bottleneck_header": ("The bottleneck experiment", "瓶颈实验"),
     "seq2seq.bottleneck_note": (
