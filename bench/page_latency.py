@@ -76,7 +76,7 @@ def first_open(browser, tree: Path, url_path: str) -> tuple[float, int, float]:
         try:
             tab.open(url + "/", timeout=600)
             cpu = url.cpu()
-            seconds, size = tab.click_nav(url_path, timeout=600)
+            seconds, size = tab.click_nav(url_path, timeout=1500)
             return seconds, size, url.cpu() - cpu
         finally:
             tab.close()
@@ -187,7 +187,11 @@ def main() -> None:
             for rep in range(args.repeats):
                 for stem in stems:
                     for name in (order if rep % 2 == 0 else order[::-1]):
-                        seconds, size, cpu = first_open(browser, trees[name], paths[name][stem])
+                        try:
+                            seconds, size, cpu = first_open(browser, trees[name], paths[name][stem])
+                        except Exception as error:  # noqa: BLE001 - report and go on with the other pages
+                            print(f"{stem}.first_open.{name}: {type(error).__name__}: {str(error).splitlines()[0][:200]}")
+                            continue
                         results.setdefault(f"{stem}.first_open_s", {}).setdefault(name, []).append(seconds)
                         results.setdefault(f"{stem}.first_open_server_cpu_s", {}).setdefault(name, []).append(cpu)
                         results.setdefault(f"{stem}.first_open_kb", {}).setdefault(name, []).append(size / 1024)
@@ -212,7 +216,12 @@ def main() -> None:
         browser.close()
         if "server" not in args.skip:
             for name, tree in trees.items():
-                for stem, keys in server_work(tree, stems, args.moves).items():
+                try:
+                    work = server_work(tree, stems, args.moves)
+                except Exception as error:  # noqa: BLE001
+                    print(f"server_work.{name}: {type(error).__name__}: {str(error)[-500:]}")
+                    continue
+                for stem, keys in work.items():
                     for key, found in keys.items():
                         results.setdefault(f"{stem}.{key}.server_ms", {}).setdefault(name, []).extend(
                             1000 * s for s in found["seconds"])
