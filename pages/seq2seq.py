@@ -85,14 +85,14 @@ def models_section(task: str) -> dict:
     return models
 
 
-def bottleneck_section(models: dict) -> None:
+def bottleneck_section(task: str, models: dict) -> None:
     st.subheader(tr("seq2seq.bottleneck_header"))
     st.markdown(tr("seq2seq.bottleneck_note", n=EVAL_N))
     results = {}
     for variant, (model, recipe, curve, shipped) in models.items():
         if curve is None:  # a shipped file without its measured curve (rerun make_pretrained.py --eval-only)
             with st.spinner(tr("seq2seq.measuring", variant=tr(f"seq2seq.variant.{variant}"))):
-                curve = _measure(st.session_state["seq2seq_task"], variant, model, recipe)
+                curve = _measure(task, variant, model, recipe)
         results[variant] = curve
     left, right = st.columns(2)
     left.plotly_chart(length_curves(results, "accuracy", lang()), width="stretch", key="seq2seq_accuracy")
@@ -178,5 +178,5 @@ models = models_section(task)
 if not models:
     st.info(tr("seq2seq.no_models", section=tr("seq2seq.train_header")))
     st.stop()
-bottleneck_section(models)
+bottleneck_section(task, models)
 example_section(task, models)
