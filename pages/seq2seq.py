@@ -127,7 +127,7 @@ def example_section(task: str, models: dict) -> None:
     c1, c2 = st.columns(2)
     c1.markdown(f"**{tr('seq2seq.expected')}**  \n`{' '.join(target)}`")
     c2.markdown(f"**{tr('seq2seq.greedy')}**  \n`{' '.join(output) or '∅'}`")
-    c2.caption("✅ " + tr("seq2seq.match") if output == target else "❌ " + tr("seq2seq.mismatch"))
+    c2.markdown(tr("seq2seq.match_line") if output == target else tr("seq2seq.mismatch_line"))  # icons, no emoji font
 
     st.markdown("**" + tr("seq2seq.factorisation_header") + "**")
     fact = factorise(model, source, target)
