@@ -1,5 +1,7 @@
 """LM Lab: the entry point. Builds the shared sidebar and the navigation; each page is a file in pages/."""
+import importlib
 import os
+import threading
 
 import streamlit as st
 
@@ -17,6 +19,21 @@ def configure_process() -> None:
     import torch
 
     torch.set_num_threads(max(1, int(os.environ.get("LMLAB_TORCH_THREADS", "1"))))
+    threading.Thread(target=_warm_imports, name="lmlab-warm-imports", daemon=True).start()
+
+
+WARM_MODULES = ("pandas", "pyarrow", "plotly.graph_objects", "lmcore.figures.lstm", "lmcore.figures.seq2seq",
+                "lmcore.figures.ngram", "lmcore.figures.decoding", "lmcore.training.comparison")
+
+
+def _warm_imports() -> None:
+    """Import what the pages need (pandas alone takes about a second) while the first visitor reads
+    the home page, so the first page they open does not wait for it."""
+    for name in WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # a page that needs it reports the problem itself
+            pass
 
     def warm_up() -> None:
         """The first model built on the meta device (lmcore.seeding) imports torch._dynamo: seconds that

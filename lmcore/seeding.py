@@ -19,6 +19,7 @@ from typing import TypeVar
 
 import torch
 from torch import nn
+from torch.overrides import TorchFunctionMode
 
 M = TypeVar("M", bound=nn.Module)
 
@@ -78,12 +79,30 @@ class GeneratorDropout(nn.Module):
         return f"p={self.p}"
 
 
+class _SkipInit(TorchFunctionMode):
+    """Skips torch's own parameter initialisation while a module is built on the meta device:
+    every parameter is initialised again afterwards, and on meta tensors those calls go through
+    Python reference kernels whose first use imports torch._dynamo (seconds, once per process:
+    a page that loads a shipped model would wait for it)."""
+
+    SKIPPED = frozenset({torch.nn.init.normal_, torch.nn.init.uniform_, torch.nn.init.kaiming_uniform_,
+                         torch.nn.init.xavier_uniform_, torch.nn.init.zeros_, torch.nn.init.ones_,
+                         torch.Tensor.normal_, torch.Tensor.uniform_})
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func in self.SKIPPED:
+            return args[0] if args else next(iter((kwargs or {}).values()))
+        return func(*args, **(kwargs or {}))
+
+
 def build_seeded(factory: Callable[[], M], seed: int) -> M:
     """``factory()`` built without drawing from the global generator (on the meta device), then
     materialised on the CPU and initialised from a generator seeded with ``seed``."""
-    with torch.device("meta"):
+    with torch.device("meta"), _SkipInit():
         module = factory()
-    return init_parameters_(module.to_empty(device="cpu"), generator(seed))
+    # what Module.to_empty does, without empty_like on meta tensors (its first call imports sympy)
+    module = module._apply(lambda t: torch.empty(t.shape, dtype=t.dtype, device="cpu"))
+    return init_parameters_(module, generator(seed))
 
 
 def generator(seed: int) -> torch.Generator:

@@ -8,7 +8,7 @@ from lmcore.corpus.segmentation import tokenize
 from lmcore.decoding import (DistributionScorer, beam_search, beam_width_sweep, exhaustive_optimum,
                              greedy_decode, textbook_scorer)
 from lmcore.figures.decoding import beam_sweep_figure, beam_tree_figure
-from lmcore.seq2seq.pretrained import pretrained, shipped_models
+from lmcore.seq2seq.pretrained import DEFAULT_TASK, pretrained, shipped_models
 from lmcore.seq2seq.scoring import decoder_scorer
 from lmcore.seq2seq.tasks import parse_source, target_of
 from lmcore.training.config import TrainConfig
@@ -67,7 +67,7 @@ elif source in ("ngram", "neural"):
 else:
     tasks = sorted({task for task, _ in shipped_models()})
     task = st.radio(tr("decoding.seq2seq_task"), tasks, format_func=labeller("seq2seq.task"), horizontal=True,
-                    key="decoding_s2s_task")
+                    index=tasks.index(DEFAULT_TASK) if DEFAULT_TASK in tasks else 0, key="decoding_s2s_task")
     digits = st.text_input(tr("decoding.seq2seq_source"), query_param("x", "40213")[:12], key="decoding_s2s_source",
                            max_chars=12)
     set_query_params(x=digits)

@@ -1,6 +1,8 @@
 """LSTM gates & memory page (AppTest, both languages): train from the page, inspect, compare."""
+import base64
 import json
 
+import numpy as np
 import pytest
 from scipy.special import rel_entr
 
@@ -9,8 +11,18 @@ from lmcore.i18n import catalogue, t
 from lmcore.samples import SAMPLES, load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.persist import PRETRAINED_DIR, file_name, load_pretrained
+from tests.apptest_fragments import run_fragment
 from tests.apptest_helpers import errors, finish_jobs, run_page
 from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, streamlit_server, wait_for_app
+
+
+@pytest.fixture(autouse=True)
+def no_time_cap(monkeypatch):
+    """However busy the machine, a test's run is never cut by the server's time cap (it would end
+    "timed out" instead of "done": an outcome that depends on the load)."""
+    from ui.jobs import scheduler
+
+    monkeypatch.setattr(scheduler(), "time_cap", 1e6)
 
 
 def _train_small(at, cell="lstm"):
@@ -22,13 +34,20 @@ def _train_small(at, cell="lstm"):
     assert not errors(at)
 
 
+def _values(data) -> list:
+    """A trace's values, whether Plotly wrote a list or a base64 typed array."""
+    if isinstance(data, dict) and "bdata" in data:
+        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"]).tolist()
+    return list(data)
+
+
 def _figures(at):
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison(lang):
-    at = run_page("lstm", lang, query={"p": "2", "sig": "c", "sort": "variance"})
+    at = run_page("lstm", lang, timeout=300, query={"p": "2", "sig": "c", "sort": "variance"})
     assert not errors(at)
     _train_small(at, "rnn")
     _train_small(at, "lstm")
@@ -52,7 +71,8 @@ def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison
 
 
 def test_one_click_trains_the_missing_cells_for_the_comparison():
-    at = run_page("lstm", "en", query={"corpus": "synthetic", "sents": "200"})  # no shipped model for it
+    at = run_page("lstm", "en", timeout=300, query={"corpus": "synthetic", "sents": "200"})  # no shipped model: the
+    # default LSTM trains in the background at once
     _train_small(at)
     frame = at.dataframe[0].value
     assert list(frame[t("lstm.cmp.model", "en")])[-1] == "LSTM"
@@ -65,7 +85,8 @@ def test_one_click_trains_the_missing_cells_for_the_comparison():
 
 
 def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():
-    at = run_page("lstm", "en")
+    at = run_page("lstm", "en", timeout=300)
+    _train_small(at)
     at.text_input(key="lstm_custom").input("<b>the</b> cat sat").run()
     assert not errors(at)
     html_blocks = [m.value for m in at.markdown if "font-family:monospace" in m.value]
@@ -79,6 +100,37 @@ def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():
     edited = [*symbols[:position], replacement, *symbols[position + 1:]]
     expected = float(rel_entr(lm.distribution(edited), lm.distribution(symbols)).sum())  # scipy's KL
     assert float(kl) == pytest.approx(expected, abs=5e-5) and expected > 1e-3
+
+
+def test_the_default_edit_visibly_changes_the_prediction():
+    """Opened on a shipped model, the counterfactual section starts from an edit whose next-symbol
+    distribution moves (the old default, "writes" → ".", gave KL 0.0000)."""
+    at = run_page("lstm", "en", timeout=300)
+    assert not errors(at)
+    kl = next(m for m in at.metric if m.label == t("lstm.cf.kl", "en"))
+    assert float(kl.value) >= 0.1
+    next_probs = next(f for f in _figures(at) if f["layout"]["title"]["text"] == t("lstm.fig.next_title", "en"))
+    before, after = (_values(trace["x"]) for trace in next_probs["data"][:2])
+    assert max(abs(a - b) for a, b in zip(before, after)) > 0.01  # bars the eye can see move
+
+
+@pytest.mark.parametrize("fragment, widget, value", [
+    ("lstm_gates", "lstm_units", 10), ("lstm_gradient", "lstm_bias", 1.0),
+    ("lstm_edit", "lstm_cf_signal", "h"), ("lstm_compare", "lstm_cmp_split", "valid"),
+])
+def test_a_section_control_reruns_and_resends_its_section_only(fragment, widget, value):
+    at = run_page("lstm", "en", timeout=300)
+    charts_before = len(at.get("plotly_chart"))
+    next(w for kind in ("slider", "selectbox", "radio") for w in at.get(kind) if w.key == widget).set_value(value)
+    run = run_fragment(at, fragment)
+    assert not errors(at)
+    assert run.deltas and not run.outside  # every element it sent belongs to the section
+    assert len(at.get("plotly_chart")) < charts_before  # the other sections' charts were not resent
+    if widget == "lstm_units":
+        heat = json.loads(at.get("plotly_chart")[0].proto.spec)
+        assert len(heat["data"][0]["y"]) == 10
+    at.run()
+    assert not errors(at) and len(at.get("plotly_chart")) == charts_before
 
 
 @pytest.mark.parametrize("name", SAMPLES)

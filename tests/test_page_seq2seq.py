@@ -1,10 +1,22 @@
-"""The seq2seq page in AppTest, on the shipped reverse models, in both languages."""
+"""The seq2seq page in AppTest, on the shipped models, in both languages."""
 import json
 
 import pytest
 
-from lmcore.seq2seq.pretrained import pretrained
-from tests.apptest_helpers import finish_jobs, errors, run_page
+from lmcore.i18n import t
+from lmcore.seq2seq.evaluation import evaluate_by_length
+from lmcore.seq2seq.pretrained import EVAL_N, EVAL_SEED, RECIPES, pretrained, shipped_evaluation
+from lmcore.seq2seq.tasks import TASKS
+from tests.apptest_fragments import run_fragment
+from tests.apptest_helpers import errors, finish_jobs, run_page
+
+
+@pytest.fixture(autouse=True)
+def no_time_cap(monkeypatch):
+    """A training run in a test is never cut by the server's time cap, however busy the machine."""
+    from ui.jobs import scheduler
+
+    monkeypatch.setattr(scheduler(), "time_cap", 1e6)
 
 
 def _figures(at):
@@ -13,7 +25,7 @@ def _figures(at):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_seq2seq_page_shows_the_bottleneck_and_the_attention(lang):
-    at = run_page("seq2seq", lang)
+    at = run_page("seq2seq", lang, timeout=300)
     assert errors(at) == [] and not at.error
     figures = _figures(at)
     assert len(figures) == 3  # accuracy, log-likelihood, attention heatmap
@@ -30,8 +42,37 @@ def test_seq2seq_page_shows_the_bottleneck_and_the_attention(lang):
         assert logprob == pytest.approx(model.sentence_logprob(source, output.split()), abs=1e-4)
 
 
+@pytest.mark.parametrize("task", TASKS)
+def test_every_task_opens_on_shipped_models_without_decoding_a_test_set(monkeypatch, task):
+    """The bottleneck curves are shipped: opening the page evaluates nothing (a retrained file
+    without its measured curve would be evaluated here, and this test would fail)."""
+    import lmcore.seq2seq.evaluation
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the page evaluated a model while opening")
+
+    monkeypatch.setattr(lmcore.seq2seq.evaluation, "evaluate_by_length", forbidden)
+    at = run_page("seq2seq", "en", timeout=300, query={"task": task})
+    assert errors(at) == [] and not at.error
+    shipped = {variant for t_, variant in RECIPES if t_ == task}
+    assert {d["meta"]["variant"] for d in _figures(at)[0]["data"]} == shipped
+    assert not at.info or all(t("seq2seq.no_models", "en", section="")[:20] not in i.value for i in at.info)
+
+
+def test_shipped_curves_are_those_of_the_shipped_weights():
+    """evaluation.json against a fresh evaluation of one shipped model (same examples, same seed)."""
+    model, recipe = pretrained("copy", "none")
+    fresh = evaluate_by_length(model, "copy", range(recipe.min_len, recipe.max_len + 1), EVAL_N, EVAL_SEED)
+    shipped = shipped_evaluation("copy", "none")
+    assert [r.length for r in shipped] == [r.length for r in fresh]
+    for s, f in zip(shipped, fresh):
+        assert abs(s.accuracy - f.accuracy) <= 1.5 / EVAL_N  # one example may flip on another CPU
+        assert s.token_loglik == pytest.approx(f.token_loglik, abs=1e-3)
+    assert shipped[-1].accuracy < shipped[0].accuracy - 0.5  # the bottleneck shows: 12 digits mostly fail
+
+
 def test_seq2seq_page_without_attention_and_with_bad_input():
-    at = run_page("seq2seq", "en", query={"model": "none"})
+    at = run_page("seq2seq", "en", timeout=300, query={"model": "none"})
     assert errors(at) == []
     assert at.radio(key="seq2seq_variant").value == "none"
     assert len(_figures(at)) == 2 and at.info
@@ -39,15 +80,28 @@ def test_seq2seq_page_without_attention_and_with_bad_input():
     assert errors(at) == [] and at.error
 
 
-def test_training_a_model_in_the_app():
-    at = run_page("seq2seq", "zh", query={"task": "copy"})
-    assert errors(at) == [] and at.info  # no shipped copy model yet
+def test_beam_width_reruns_and_resends_the_beam_search_only():
+    at = run_page("seq2seq", "en", timeout=300)
+    at.slider(key="seq2seq_k").set_value(1)
+    run = run_fragment(at, "seq2seq_beam")
+    assert errors(at) == [] and run.deltas and not run.outside
+    assert not at.get("plotly_chart")  # the curves and the attention map were not resent
+    assert len(at.dataframe[-1].value) == 1  # one hypothesis for k = 1
+    at.slider(key="seq2seq_k").set_value(4)
+    assert not run_fragment(at, "seq2seq_beam").outside
+    assert len(at.dataframe[-1].value) == 4
+
+
+def test_training_a_model_in_the_app_lists_it_and_measures_it():
+    at = run_page("seq2seq", "zh", timeout=300, query={"task": "copy"})
+    assert errors(at) == [] and not at.info  # copy ships its models
     at.slider(key="seq2seq_train_len_copy").set_value(3)
     at.slider(key="seq2seq_train_steps").set_value(200)
     at.selectbox(key="seq2seq_train_variant").set_value("dot")
     at.button(key="seq2seq_train").click().run()
     finish_jobs(at)
     assert errors(at) == [] and at.success
-    figures = _figures(at)
-    assert [d["meta"]["variant"] for d in figures[0]["data"]] == ["dot"]
-    assert figures[0]["data"][0]["x"] == [2, 3]
+    listed = " ".join(m.value for m in at.markdown)
+    assert t("seq2seq.trained_here", "zh", variant=t("seq2seq.variant.dot", "zh"), lo=2, hi=3, steps=200) in listed
+    curves = {d["meta"]["variant"]: d["x"] for d in _figures(at)[0]["data"]}
+    assert curves["dot"] == [2, 3] and curves["none"] == list(range(2, 13))  # ours (measured in its run), shipped

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import streamlit as st
+
 from lmcore.corpus import Corpus
+from lmcore.seq2seq.evaluation import evaluate_by_length
 from lmcore.seq2seq.model import Seq2SeqConfig
 from lmcore.seq2seq.training import Seq2SeqRecipe
 from lmcore.seq2seq.training import train as train_seq2seq
@@ -54,20 +57,34 @@ def start_lm_training(corpus: Corpus, configs: Sequence[TrainConfig], kind: str 
                   configs=[c.key() for c in configs])
 
 
+def start_default_training(corpus: Corpus, config: TrainConfig, kind: str = "lstm") -> Job | None:
+    """Queue ``config`` on a corpus that has no model yet, once per session and corpus (a run the
+    user stopped is not started again). Returns the new job, or None when nothing was queued."""
+    asked = st.session_state.setdefault("default_runs", set())
+    if (corpus.key, config.key()) in asked:
+        return None
+    asked.add((corpus.key, config.key()))
+    return start_lm_training(corpus, [config], kind=kind)
+
+
 def seq2seq_store() -> SizedStore:
-    """Encoder-decoders trained in the app: (owner, task, attention) → (model, recipe)."""
+    """Encoder-decoders trained in the app: (owner, task, attention) → (model, recipe, bottleneck curve)."""
     return data_store()
 
 
-def start_seq2seq_training(task: str, variant: str, recipe: Seq2SeqRecipe) -> Job | None:
-    """Queue an encoder-decoder run for this browser; the model goes to its owner's store."""
+def start_seq2seq_training(task: str, variant: str, recipe: Seq2SeqRecipe, eval_n: int = 200) -> Job | None:
+    """Queue an encoder-decoder run for this browser: train, then measure its bottleneck curve
+    (``evaluate_by_length`` on ``eval_n`` held-out sources per length), so the page only reads it.
+    The model goes to its owner's store."""
     owner = owner_id()
+    lengths = range(recipe.min_len, recipe.max_len + 1)
 
     def run(ctx: JobContext):
         model = train_seq2seq(Seq2SeqConfig(variant), recipe,
-                              lambda p: "stop" if ctx.report(p.fraction, p) else None)
+                              lambda p: "stop" if ctx.report(0.9 * p.fraction, p) else None)
+        results = evaluate_by_length(model, task, lengths, eval_n)
         size = sum(t.numel() * t.element_size() for t in model.parameters())
-        seq2seq_store().put((owner, task, variant), (model, recipe), size)
+        seq2seq_store().put((owner, task, variant), (model, recipe, results), size)
         return model
 
-    return submit("seq2seq", run, recipe.steps * 0.02, task=task, variant=variant)
+    return submit("seq2seq", run, recipe.steps * 0.02 + 0.2 * len(lengths), task=task, variant=variant)

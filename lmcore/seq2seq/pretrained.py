@@ -1,21 +1,37 @@
 """Shipped pretrained models (assets/seq2seq/<task>-<attention>.pt, float16 weights) and their
-training recipe; assets/seq2seq/make_pretrained.py rebuilds them with :data:`RECIPES`."""
+training recipe; assets/seq2seq/make_pretrained.py rebuilds them with :data:`RECIPES`.
+
+Their bottleneck curves (accuracy and per-token log-likelihood vs source length, on
+``EVAL_N`` held-out examples per length, ``lmcore.seq2seq.evaluation.evaluate_by_length``) are
+shipped too, in ``evaluation.json``, so a page shows them without decoding thousands of examples.
+Each entry names the SHA-256 of the weights it was measured on: a retrained file without a fresh
+evaluation is not matched.
+"""
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import torch
 
+from lmcore.seq2seq.evaluation import LengthResult
 from lmcore.seq2seq.model import Seq2Seq, Seq2SeqConfig
 from lmcore.seq2seq.training import Seq2SeqRecipe
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "seq2seq"
+EVALUATION = ASSETS / "evaluation.json"
 DEFAULT_TASK = "reverse"
+EVAL_N, EVAL_SEED = 200, 1234  # held-out examples per source length, and their sampling seed
 
 RECIPES: dict[tuple[str, str], Seq2SeqRecipe] = {
+    ("copy", "none"): Seq2SeqRecipe("copy", 2, 12, steps=2500),
+    ("copy", "dot"): Seq2SeqRecipe("copy", 2, 12, steps=2500),
     ("reverse", "none"): Seq2SeqRecipe("reverse", 2, 12, steps=2500),
     ("reverse", "dot"): Seq2SeqRecipe("reverse", 2, 12, steps=2500),
     ("reverse", "additive"): Seq2SeqRecipe("reverse", 2, 12, steps=2500),
+    ("sort", "none"): Seq2SeqRecipe("sort", 2, 12, steps=2500),
+    ("sort", "dot"): Seq2SeqRecipe("sort", 2, 12, steps=2500),
     ("translate", "none"): Seq2SeqRecipe("translate", 2, 8, steps=2500),
     ("translate", "dot"): Seq2SeqRecipe("translate", 2, 8, steps=2500),
 }
@@ -48,3 +64,23 @@ def pretrained(task: str, attention: str) -> tuple[Seq2Seq, Seq2SeqRecipe] | Non
     """The shipped model for (task, attention), or None when it is not shipped."""
     path = asset_path(task, attention)
     return load_model(path) if path.exists() else None
+
+
+def weights_digest(path: Path) -> str:
+    """SHA-256 (hex, first 16 digits) of a shipped weights file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def shipped_evaluation(task: str, attention: str, n: int = EVAL_N,
+                       seed: int = EVAL_SEED) -> list[LengthResult] | None:
+    """The shipped bottleneck curve of (task, attention), or None when there is none for exactly
+    these weights, ``n`` and ``seed``."""
+    path = asset_path(task, attention)
+    if not (path.exists() and EVALUATION.exists()):
+        return None
+    data = json.loads(EVALUATION.read_text(encoding="utf-8"))
+    entry = data.get("models", {}).get(f"{task}-{attention}")
+    if data.get("n") != n or data.get("seed") != seed or not entry or entry["weights"] != weights_digest(path):
+        return None
+    return [LengthResult(int(length), float(acc), float(loglik), int(count))
+            for length, acc, loglik, count in entry["rows"]]

@@ -19,6 +19,10 @@ STRINGS = {
     "lstm.stopped": (", stopped early", "，已提前停止"),
     "lstm.source.pretrained": ("shipped pretrained model", "预训练模型（随应用提供）"),
     "lstm.source.trained": ("trained in this session", "本次会话中训练"),
+    "lstm.busy.load": ("Loading the models…", "正在加载模型……"),
+    "lstm.busy.edit": ("Looking for an edit that changes the prediction…", "正在寻找能改变预测的编辑……"),
+    "lstm.busy.gradient": ("Computing the exact Jacobians along the passage…", "正在沿文本计算精确雅可比……"),
+    "lstm.busy.compare": ("Scoring every model on the split…", "正在用该划分为各模型评分……"),
     # training
     "lstm.train.header": ("Train a model", "训练模型"),
     "lstm.train.cell": ("Cell", "单元"),

@@ -48,7 +48,10 @@ STRINGS = {
     "seq2seq.training": ("Training: step {step}/{total}, loss {loss:.3f} nats/token",
                          "训练中：第 {step}/{total} 步，损失 {loss:.3f} 奈特/词元"),
     "seq2seq.train_done": ("Trained in {seconds:.0f} s.", "训练完成，用时 {seconds:.0f} 秒。"),
-    "seq2seq.no_models": ("No model for this task yet: train one below.", "此任务还没有模型：请在下方训练。"),
+    "seq2seq.no_models": ("No model for this task yet: open “{section}” above and train one.",
+                          "此任务还没有模型：请打开上方的“{section}”训练一个。"),
+    "seq2seq.loading": ("Loading the models…", "正在加载模型……"),
+    "seq2seq.measuring": ("Measuring {variant} on held-out sources…", "正在留出集上评估{variant}……"),
     "seq2seq.bottleneck_header": ("The bottleneck experiment", "瓶颈实验"),
     "seq2seq.bottleneck_note": (
         "Greedy outputs on {n} held-out sources per length (never seen in training). Without "

@@ -45,17 +45,14 @@ def cell_jacobians(w: LSTMWeights, x: torch.Tensor) -> torch.Tensor:
 
     Every c(k) is a node of the forward graph; reverse-mode autograd from c(T)_u sums all paths from
     c(k) to c(T)_u, including c(k) → h(k) = o(k) ⊙ tanh c(k) with o(k) upstream of c(k) (held fixed).
+    The passage runs as a batch of n identical rows and row u back-propagates only c(T)_u, so the
+    gradient of Σ_u c(T)[u, u] with respect to c(k) holds row u of ∂c(T)/∂c(k) in its row u.
     """
-    x = x.detach().clone().requires_grad_(True)  # makes every state a node of the graph
-    trace = run_lstm(w, x)
     n, T = w.hidden_size, x.shape[0]
-    out = torch.zeros(T, n, n, dtype=x.dtype)
-    for u in range(n):
-        grads = torch.autograd.grad(trace.c[-1][u], trace.c[1:], retain_graph=u < n - 1, allow_unused=True)
-        for k, g in enumerate(grads):
-            if g is not None:
-                out[k, u] = g
-    return out
+    h0 = torch.zeros(n, n, dtype=x.dtype, requires_grad=True)  # makes every state a node of the graph
+    trace = run_lstm(w, x[:, None, :].expand(T, n, x.shape[1]), h0, torch.zeros(n, n, dtype=x.dtype))
+    grads = torch.autograd.grad(torch.diagonal(trace.c[-1]).sum(), trace.c[1:])
+    return torch.stack(grads)
 
 
 def lstm_gradient_path(lm: NeuralLM, symbols: Sequence[str], forget_bias_shift: float = 0.0,

@@ -1,0 +1,179 @@
+"""Browser side of bench/page_latency.py: a Streamlit server for one code tree, and Chromium timings.
+
+"Settled" is measured in the page itself: a MutationObserver stamps every DOM change with
+performance.now(), and a page has settled when the script is not running, no skeleton or stale
+element is left and nothing has changed for ``QUIET`` seconds; the settle time is the last change.
+Bytes are the WebSocket frames the server sent between the action and the settle.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+QUIET = 0.4  # seconds without a DOM change
+INSTRUMENT = """
+window.__lat = {last: performance.now(), action: 0, ran: 0};
+new MutationObserver((records) => {
+  const now = performance.now();
+  window.__lat.last = now;
+  for (const r of records) {
+    if (r.type === 'attributes' && r.attributeName === 'data-test-script-state'
+        && r.target.getAttribute('data-test-script-state') === 'running') window.__lat.ran = now;
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+for (const type of ['pointerdown', 'keydown']) {
+  document.addEventListener(type, () => { window.__lat.action = performance.now(); }, true);
+}
+"""
+STATE = """() => {
+  const app = document.querySelector("[data-testid='stApp']");
+  const main = document.querySelector("[data-testid='stMain']") || document;
+  return {state: app && app.getAttribute('data-test-script-state'),
+          connected: app && app.getAttribute('data-test-connection-state') === 'CONNECTED',
+          now: performance.now(), last: window.__lat.last, action: window.__lat.action, ran: window.__lat.ran,
+          skeletons: document.querySelectorAll("[data-testid='stSkeleton']").length,
+          stale: main.querySelectorAll("[data-stale='true']").length,
+          busy: main.querySelectorAll("[data-testid='stProgress'], [data-testid='stSpinner']").length};
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server(str):
+    """A running server's URL that can also tell how much CPU its process has used (seconds)."""
+
+    pid: int
+
+    def cpu(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime, every thread
+
+
+@contextmanager
+def server(tree: Path, timeout: float = 180):
+    """``streamlit run app.py`` in ``tree`` (a fresh process: cold caches); yields its :class:`Server` URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--global.developmentMode", "false", "--server.fileWatcherType", "none",
+         "--browser.gatherUsageStats", "false"],
+        cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = Server(f"http://127.0.0.1:{port}")
+    url.pid = process.pid
+    try:
+        deadline = time.time() + timeout
+        while True:
+            try:
+                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.time() > deadline:
+                raise RuntimeError(f"streamlit in {tree} did not become healthy")
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class Tab:
+    """One browser context and page, instrumented, counting the bytes the server sends."""
+
+    def __init__(self, browser) -> None:
+        self.context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+        self.context.add_init_script(INSTRUMENT)
+        self.page = self.context.new_page()
+        self.frames: list[tuple[float, int]] = []
+        self.page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda payload: self.frames.append((time.perf_counter(), len(payload)))))
+
+    def close(self) -> None:
+        self.context.close()
+
+    def now(self) -> float:
+        return self.page.evaluate("performance.now()")
+
+    def bytes_since(self, start: float) -> int:
+        return sum(n for t, n in self.frames if t >= start)
+
+    def settle(self, action_ms: float, timeout: float = 300, quiet: float = QUIET, until_idle: bool = False,
+               changed=None) -> float:
+        """Seconds from ``action_ms`` (page clock) to the last DOM change before the page settled.
+
+        ``until_idle``: also wait for every progress bar and spinner to go (background runs done).
+        ``changed``: a callable that must return True first (e.g. the new corpus is shown)."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            s = self.page.evaluate(STATE)
+            ready = (s["connected"] and s["state"] == "notRunning" and s["skeletons"] == 0 and s["stale"] == 0
+                     and s["now"] - s["last"] >= 1000 * quiet and (s["ran"] >= action_ms or s["now"] - action_ms > 3000)
+                     and (not until_idle or s["busy"] == 0) and (changed is None or changed()))
+            if ready:
+                return max(0.0, (s["last"] - action_ms) / 1000)
+            time.sleep(0.05)
+        raise TimeoutError(f"page did not settle within {timeout:.0f} s")
+
+    def open(self, url: str, timeout: float = 300) -> float:
+        """Load ``url`` and wait until it settled; seconds from navigation start."""
+        self.page.goto(url, timeout=timeout * 1000)
+        return self.settle(0.0, timeout)
+
+    def click_nav(self, url_path: str, timeout: float = 300) -> tuple[float, int]:
+        """Click the sidebar link to a page: (seconds to settled, bytes received)."""
+        link = self.page.locator(f"[data-testid='stSidebarNav'] a[href$='/{url_path}']").first
+        start = time.perf_counter()
+        link.click()
+        seconds = self.settle(self.page.evaluate("window.__lat.action"), timeout)
+        return seconds, self.bytes_since(start)
+
+    def move(self, key: str, kind: str, step: int, timeout: float = 120) -> tuple[float, int]:
+        """Move the control with Streamlit key ``key`` one step (alternating direction with ``step``)."""
+        box = self.page.locator(f".st-key-{key}").first
+        start = time.perf_counter()
+        if kind == "slider":
+            thumb = box.get_by_role("slider").first
+            thumb.focus()
+            thumb.press("ArrowRight" if step % 2 == 0 else "ArrowLeft")
+        elif kind == "radio":
+            box.get_by_role("radio").nth(step).click(force=True)
+        elif kind == "selectbox":
+            box.get_by_role("combobox").first.click()
+            self.page.get_by_role("option").nth(step).click()
+        else:
+            raise ValueError(kind)
+        seconds = self.settle(self.page.evaluate("window.__lat.action"), timeout)
+        return seconds, self.bytes_since(start)
+
+    def upload(self, path: Path, first_timeout: float = 300, fill_timeout: float = 900) -> tuple[float, float]:
+        """Upload a file in the sidebar: (seconds to first useful content, seconds until every part is filled)."""
+        summary = self.page.locator("[data-testid='stSidebar'] [data-testid='stCaptionContainer']").last
+        before = summary.inner_text()
+        changed = lambda: summary.inner_text() != before  # noqa: E731
+        start = self.now()
+        self.page.locator("[data-testid='stSidebar'] input[type='file']").set_input_files(str(path))
+        first = self.settle(start, first_timeout, changed=changed)
+        filled = self.settle(start, fill_timeout, quiet=1.3, until_idle=True, changed=changed)
+        return first, filled
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

@@ -1,0 +1,51 @@
+"""Uploads never block a page (issue 11), end to end in Chromium: the LSTM page of an uploaded text
+shows its cheap parts and a placeholder for each model section at once, while the default model
+trains on the server's scheduler; the placeholders fill in when the run ends."""
+from __future__ import annotations
+
+import pytest
+
+from lmcore.i18n import t
+from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, ROOT, require_chromium, screenshot, streamlit_server, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+
+def _lesson(n_lines: int = 150) -> str:
+    """A short English text (lines of the built-in sample): its default LSTM trains in seconds."""
+    lines = [ln for ln in (ROOT / "assets" / "corpora" / "english" / "part03.txt").read_text(encoding="utf-8")
+             .splitlines() if ln.strip()]
+    return "\n".join(lines[:n_lines]) + "\n"
+
+
+def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(tmp_path):
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    path = tmp_path / "lesson.txt"
+    path.write_text(_lesson(), encoding="utf-8")
+    waiting = t("jobs.waiting_model", "en")
+    with streamlit_server() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US").new_page()
+        page.goto(url + "/?lang=en")  # a server's very first request as a deep link pops up "Page not found"
+        wait_for_app(page)
+        page.goto(url + "/lstm-gates?lang=en")
+        wait_for_app(page)
+        main = page.get_by_test_id("stMainBlockContainer")
+        assert main.get_by_text(waiting).count() == 0  # the shipped model: nothing to wait for
+        page.get_by_test_id("stSidebar").locator("input[type='file']").set_input_files(str(path))
+        main.get_by_text(waiting).first.wait_for(timeout=120_000)
+        screenshot(page, "lstm-upload-placeholders")
+        assert main.get_by_text(waiting).count() == 3  # gates, gradient path, counterfactual
+        assert main.get_by_test_id("stDataFrame").count() == 1  # the n-gram rows of the comparison are there already
+        main.get_by_text(waiting).first.wait_for(state="detached", timeout=900_000)  # the run ended
+        wait_for_app(page)
+        screenshot(page, "lstm-upload-filled")
+        assert main.get_by_text(waiting).count() == 0
+        assert main.get_by_role("heading", name=t("lstm.gates.header", "en")).is_visible()
+        assert main.get_by_test_id("stPlotlyChart").count() >= 5  # gates, gradient path, the edit's three, comparison
+        captions = " ".join(main.get_by_test_id("stCaptionContainer").all_inner_texts())
+        assert t("lstm.source.trained", "en") in captions  # the model trained on the upload, not a shipped one
+        assert main.get_by_test_id("stException").count() == 0
+        browser.close()

@@ -1,0 +1,85 @@
+"""Pages open without training anything (issue 11): everything a page shows for a built-in corpus at
+its default settings is shipped or computed at once, and a corpus without shipped models gets its
+model from a background run, never from the page's own script run.
+
+Training steps are counted where they happen: torch.optim's process-wide step hook sees every
+optimizer step of any training loop, and the thread it runs on tells a script run from a job of the
+scheduler (threads "lmlab-job-*"). The training entry points are counted too, by name.
+"""
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from contextlib import contextmanager
+
+import pytest
+from torch.optim.optimizer import register_optimizer_step_pre_hook
+
+from lmcore.samples import SAMPLES
+from tests.apptest_helpers import errors, run_page
+
+MY_PAGES = ["home", "corpus", "chain_rule", "ngram", "lstm", "seq2seq", "decoding"]
+
+
+@contextmanager
+def training_steps(monkeypatch):
+    """Counts optimizer steps by thread kind ("script" or "job") and calls of the training functions."""
+    import lmcore.seq2seq.training as seq2seq_training
+    import lmcore.training.loop as loop
+    import ui.training
+
+    steps: Counter = Counter()
+
+    def on_step(optimizer, args, kwargs):
+        steps["job" if threading.current_thread().name.startswith("lmlab-job") else "script"] += 1
+
+    def counted(name, fn):
+        def wrapper(*args, **kwargs):
+            steps[name] += 1
+            return fn(*args, **kwargs)
+        return wrapper
+
+    for module, attr in [(loop, "train_sentences"), (ui.training, "train_sentences"),
+                         (seq2seq_training, "train"), (ui.training, "train_seq2seq")]:
+        monkeypatch.setattr(module, attr, counted(f"{module.__name__}.{attr}", getattr(module, attr)))
+    handle = register_optimizer_step_pre_hook(on_step)
+    try:
+        yield steps
+    finally:
+        handle.remove()
+
+
+def _idle() -> None:
+    from ui.jobs import scheduler
+
+    assert scheduler().wait_idle(600), "training runs of an earlier test did not finish"
+
+
+@pytest.mark.parametrize("corpus", list(SAMPLES))
+def test_no_page_trains_when_it_first_opens_on_a_built_in_corpus(monkeypatch, corpus):
+    _idle()
+    with training_steps(monkeypatch) as steps:
+        at = run_page("home", "en", query={"corpus": corpus})
+        for stem in MY_PAGES[1:]:
+            at.switch_page(f"pages/{stem}.py")
+            at.run()
+            assert not errors(at), (stem, errors(at))
+        _idle()  # a job submitted by a page would have trained by now
+    assert sum(steps.values()) == 0, dict(steps)
+
+
+def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeypatch):
+    """The check above can fail: on a synthetic corpus of another size (no shipped model) the LSTM
+    page queues the default model, and its steps run on a scheduler thread, not in the script run."""
+    from ui.jobs import scheduler
+
+    _idle()
+    with training_steps(monkeypatch) as steps:
+        at = run_page("lstm", "en", query={"corpus": "synthetic", "sents": "400"})
+        assert not errors(at)
+        assert steps["script"] == 0
+        assert scheduler().wait_idle(600)
+    assert steps["job"] > 0 and steps["script"] == 0
+    assert steps["ui.training.train_sentences"] == 1  # the default LSTM, once
+    at.run()
+    assert not errors(at) and at.get("plotly_chart")  # the model's sections are filled in
