@@ -22,6 +22,7 @@ class Monitor:
         self.period = period
         self.marks: dict[str, int] = {}
         self.peak = 0
+        self.server_seconds: list[float] = []  # cores the server used in each second of the test
         self.cpu = {"server": {}, "client": {}, "browser": {}}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
@@ -65,9 +66,16 @@ class Monitor:
         return {group: sum(values.values()) for group, values in self.cpu.items()}
 
     def _loop(self) -> None:
+        last, last_t, n = None, time.monotonic(), 0
         while not self._stop.wait(self.period):
             self.peak = max(self.peak, self.rss())
             self._sample_cpu()
+            n += 1
+            if n % 4 == 0 and "closed" not in self.marks:  # the server's cores busy, second by second
+                now, used = time.monotonic(), sum(self.cpu["server"].values())
+                if last is not None:
+                    self.server_seconds.append((used - last) / (now - last_t))
+                last, last_t = used, now
 
     def mark(self, name: str) -> None:
         """Note the RSS now; at "closed" (every student gone) also close the CPU accounting window."""
@@ -102,6 +110,10 @@ class Monitor:
         for group in ("server", "client", "browser"):
             used = self._cpu1[group] - self._cpu0[group]
             lines.append((f"cpu_{group}_cores_avg", f"{used / wall:.2f}"))
+            if group == "server" and self.server_seconds:
+                busy = sorted(self.server_seconds)
+                lines.append(("cpu_server_cores_per_second_p95_max",
+                              f"{busy[int(0.95 * (len(busy) - 1))]:.2f} {busy[-1]:.2f}"))
         lines += [("cpu_machine_busy_cores_avg", f"{(self._busy1 - self._busy0) / wall:.2f} of {psutil.cpu_count()}"),
                   ("loadavg_1min_start_end", f"{self._load0:.1f} {self._load1:.1f}")]
         return lines
