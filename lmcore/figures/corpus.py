@@ -5,6 +5,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.corpus.stats import PowerLaw
+from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 
 
@@ -15,12 +16,14 @@ def zipf_figure(ranks: np.ndarray, freqs: np.ndarray, law: PowerLaw, lang: str =
     fig.add_scatter(x=ranks, y=law(ranks), mode="lines", name=t("corpus.zipf.fit", lang, slope=law.slope), line=dict(dash="dash"))
     fig.update_layout(
         title=t("corpus.zipf.title", lang, slope=law.slope),
-        xaxis=dict(type="log", dtick=1, title=t("corpus.zipf.rank", lang)),
-        yaxis=dict(type="log", dtick=1, title=t("corpus.zipf.freq", lang)),
+        xaxis=dict(title=t("corpus.zipf.rank", lang)),
+        yaxis=dict(title=t("corpus.zipf.freq", lang)),
         legend=dict(x=0.98, y=0.98, xanchor="right"),
         margin=dict(t=60, b=40),
     )
-    return fig
+    log_axis(fig, "x")
+    log_axis(fig, "y")
+    return readable(fig)
 
 
 def heaps_figure(n_tokens: np.ndarray, n_types: np.ndarray, law: PowerLaw, lang: str = "en") -> go.Figure:
@@ -35,7 +38,7 @@ def heaps_figure(n_tokens: np.ndarray, n_types: np.ndarray, law: PowerLaw, lang:
         legend=dict(x=0.02, y=0.98),
         margin=dict(t=60, b=40),
     )
-    return fig
+    return readable(fig)
 
 
 def length_histogram(lengths: np.ndarray, lang: str = "en") -> go.Figure:
@@ -48,4 +51,4 @@ def length_histogram(lengths: np.ndarray, lang: str = "en") -> go.Figure:
         bargap=0.05,
         margin=dict(t=60, b=40),
     )
-    return fig
+    return readable(fig)

@@ -15,6 +15,7 @@ from lmcore.figures.labels import plotly_text
 
 from lmcore.decoding.sweep import SweepPoint
 from lmcore.decoding.tree import FINISHED, KEPT, PRUNED, Hypothesis, SearchTree
+from lmcore.figures.style import readable
 from lmcore.i18n import t
 
 GREEDY_COLOUR, BEST_COLOUR, KEPT_COLOUR, PRUNED_COLOUR = "#d62728", "#2ca02c", "#1f77b4", "#b0b0b0"
@@ -117,7 +118,7 @@ def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[in
         yaxis=dict(visible=False), height=max(320, min(1400, 26 * n_leaves + 120)),
         legend=dict(orientation="h", y=-0.15), margin=dict(t=50, b=40, l=20, r=20),
     )
-    return fig
+    return readable(fig)
 
 
 def beam_sweep_figure(points: Sequence[SweepPoint], optimum: Hypothesis | None,
@@ -143,4 +144,4 @@ def beam_sweep_figure(points: Sequence[SweepPoint], optimum: Hypothesis | None,
         yaxis=dict(title=t("decoding.fig.score_norm" if normalised else "decoding.fig.score", lang)),
         legend=dict(x=0.98, y=0.02, xanchor="right", yanchor="bottom"), margin=dict(t=50, b=40),
     )
-    return fig
+    return readable(fig)

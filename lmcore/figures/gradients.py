@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
 
+from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 from lmcore.recurrent.cliff import LossSurface, Trajectory
 from lmcore.recurrent.clip_run import TrainingLog
@@ -55,21 +56,11 @@ def gradient_curves_figure(bands: dict[str, SeedBand], sigma1: float, gamma: flo
     fig.update_layout(
         title=t("gradients.fig.curves_title", lang, sg=sg, regime=t(f"gradients.regime.{regime(sg)}", lang)),
         xaxis=dict(title=t("gradients.fig.distance", lang)),
-        yaxis=dict(type="log", title=t("gradients.fig.norm", lang), exponentformat="power", range=_log_range(fig)),
+        yaxis=dict(title=t("gradients.fig.norm", lang)),
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=480,
     )
-    return fig
-
-
-def _log_range(fig: go.Figure, ceiling: float = 305.0) -> list[float] | None:
-    """[log10 min, log10 max] of the plotted values, padded, capped below float64's 1e308 so that
-    Plotly never labels a tick "Infinity"."""
-    values = [v for trace in fig.data for v in (trace.y or ()) if v is not None and v > 0]
-    if not values:
-        return None
-    lo, hi = np.log10(min(values)), np.log10(max(values))
-    pad = max(0.5, 0.05 * (hi - lo))
-    return [float(lo - pad), float(min(hi + pad, ceiling))]
+    log_axis(fig, "y", ceiling=1e300)  # capped below float64's 1e308: no tick reads "Infinity"
+    return readable(fig)
 
 
 def _marker(fig: go.Figure, k: int | None, label: str, colour: str | None) -> None:
@@ -100,7 +91,7 @@ def eigenvalue_figure(eigs: np.ndarray, sigma1: float, lang: str = "en") -> go.F
         yaxis=dict(title=t("gradients.fig.imag", lang), range=[-reach, reach], scaleanchor="x"),
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=420,
     )
-    return fig
+    return readable(fig)
 
 
 def per_step_figure(values: np.ndarray, reference: float, kind: str, lang: str = "en") -> go.Figure:
@@ -116,11 +107,12 @@ def per_step_figure(values: np.ndarray, reference: float, kind: str, lang: str =
     fig.update_layout(
         title=dict(text=t(f"gradients.fig.{kind}_title", lang), font=dict(size=13)),
         xaxis=dict(title=t("gradients.fig.step", lang)),
-        yaxis=dict(title=t(f"gradients.fig.{kind}_axis", lang), type="log" if kind == "jacobian" else "linear",
-                   **({"dtick": 1, "exponentformat": "power"} if kind == "jacobian" else {})),
+        yaxis=dict(title=t(f"gradients.fig.{kind}_axis", lang)),
         showlegend=False, margin=dict(t=60, b=40), height=320,
     )
-    return fig
+    if kind == "jacobian":
+        log_axis(fig, "y")
+    return readable(fig)
 
 
 def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target: str,
@@ -146,7 +138,7 @@ def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target:
                    ticktext=[str(k + 1) for k in range(len(tokens))]),
         margin=dict(t=60, b=40), height=260,
     )
-    return fig
+    return readable(fig)
 
 
 def forget_gate_figure(approx: dict[str, np.ndarray], lang: str = "en") -> go.Figure:
@@ -163,7 +155,7 @@ def forget_gate_figure(approx: dict[str, np.ndarray], lang: str = "en") -> go.Fi
         yaxis2=dict(title=t("gradients.fig.lstm_err_axis", lang), overlaying="y", side="right", tickformat=".0%"),
         legend=dict(orientation="h", y=-0.25), margin=dict(t=60, b=40), height=360,
     )
-    return fig
+    return readable(fig)
 
 
 def cliff_figure(surface: LossSurface, paths: dict[str, Trajectory], lang: str = "en") -> go.Figure:
@@ -183,7 +175,7 @@ def cliff_figure(surface: LossSurface, paths: dict[str, Trajectory], lang: str =
         yaxis=dict(title=t("gradients.fig.b", lang), range=[surface.b[0], surface.b[-1]]),
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=480,
     )
-    return fig
+    return readable(fig)
 
 
 def _inside(points: np.ndarray, surface: LossSurface) -> np.ndarray:
@@ -210,10 +202,11 @@ def training_norm_figure(logs: dict[str, TrainingLog], threshold: float, lang: s
     fig.update_layout(
         title=t("gradients.fig.norm_trace_title", lang),
         xaxis=dict(title=t("gradients.fig.train_step", lang)),
-        yaxis=dict(type="log", title=t("gradients.fig.grad_norm", lang), dtick=1, exponentformat="power"),
+        yaxis=dict(title=t("gradients.fig.grad_norm", lang)),
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=380,
     )
-    return fig
+    log_axis(fig, "y")
+    return readable(fig)
 
 
 def training_loss_figure(logs: dict[str, TrainingLog], lang: str = "en") -> go.Figure:
@@ -228,4 +221,4 @@ def training_loss_figure(logs: dict[str, TrainingLog], lang: str = "en") -> go.F
         yaxis=dict(title=t("gradients.fig.loss_axis", lang)),
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=380,
     )
-    return fig
+    return readable(fig)

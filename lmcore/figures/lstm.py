@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
 
+from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 
 GATE_SCALE = "Viridis"
@@ -59,7 +60,7 @@ def unit_heatmap(values: np.ndarray, symbols: Sequence[str], units: Sequence[int
         yaxis=dict(title=t("lstm.fig.unit", lang), autorange="reversed", tickmode="array",
                    tickvals=list(range(0, n_units, y_step)), ticktext=[str(u) for u in list(units)[::y_step]]),
     )
-    return fig
+    return readable(fig)
 
 
 def activation_html(symbols: Sequence[str], values: np.ndarray, char_level: bool = False,
@@ -104,10 +105,11 @@ def gradient_path_figure(symbols: Sequence[str], forget_norm: np.ndarray, exact_
     fig.update_layout(
         title=t("lstm.fig.gradient_title", lang), height=420, margin=dict(t=60, b=80),
         xaxis=dict(title=t("lstm.fig.k", lang), **_token_axis(symbols)),
-        yaxis=dict(type="log", dtick=1, title=t("lstm.fig.gain", lang), exponentformat="power"),
+        yaxis=dict(title=t("lstm.fig.gain", lang)),
         legend=dict(orientation="h", y=-0.35),
     )
-    return fig
+    log_axis(fig, "y")
+    return readable(fig)
 
 
 def edit_travel_figure(symbols: Sequence[str], norms: dict[str, np.ndarray], position: int,
@@ -121,7 +123,7 @@ def edit_travel_figure(symbols: Sequence[str], norms: dict[str, np.ndarray], pos
     fig.update_layout(title=t("lstm.fig.travel_title", lang), height=340, margin=dict(t=50, b=80),
                       xaxis=dict(title=t("lstm.fig.position", lang), **_token_axis(symbols)),
                       yaxis=dict(title="‖Δ‖₂"), legend=dict(orientation="h", y=-0.45))
-    return fig
+    return readable(fig)
 
 
 def next_token_shift_figure(vocab: Sequence[str], before: np.ndarray, after: np.ndarray, top: int = 12,
@@ -134,7 +136,7 @@ def next_token_shift_figure(vocab: Sequence[str], before: np.ndarray, after: np.
     fig.add_bar(y=labels, x=after[keep], orientation="h", name=t("lstm.fig.after", lang))
     fig.update_layout(title=t("lstm.fig.next_title", lang), barmode="group", height=60 + 28 * len(keep),
                       xaxis=dict(title=t("lstm.fig.prob", lang)), margin=dict(t=50, b=40))
-    return fig
+    return readable(fig)
 
 
 def training_curve_figure(steps: Sequence[int], train_ppl: Sequence[float], valid_steps: Sequence[int],
@@ -147,8 +149,9 @@ def training_curve_figure(steps: Sequence[int], train_ppl: Sequence[float], vali
         fig.add_hline(y=floor, line=dict(dash="dash", color="grey"),
                       annotation_text=t("lstm.fig.floor", lang, ppl=floor))
     fig.update_layout(title=t("lstm.fig.curve_title", lang), height=360, margin=dict(t=50, b=40),
-                      xaxis=dict(title=t("lstm.fig.step", lang)), yaxis=dict(type="log", title="PPL"))
-    return fig
+                      xaxis=dict(title=t("lstm.fig.step", lang)), yaxis=dict(title="PPL"))
+    log_axis(fig, "y")
+    return readable(fig)
 
 
 def comparison_figure(names: Sequence[str], ppl: Sequence[float], families: Sequence[str],
@@ -167,4 +170,4 @@ def comparison_figure(names: Sequence[str], ppl: Sequence[float], families: Sequ
                       annotation_text=t("lstm.fig.floor", lang, ppl=floor))
     fig.update_layout(title=t("lstm.fig.compare_title", lang), height=400, margin=dict(t=50, b=40),
                       yaxis=dict(title="PPL", range=[0, cap * 1.1]))
-    return fig
+    return readable(fig)

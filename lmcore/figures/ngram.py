@@ -7,6 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text, plotly_texts
+from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 from lmcore.lm_protocol import TokenLogProbs
 
@@ -28,7 +29,7 @@ def next_word_figure(words: Sequence[str], dists: dict[str, np.ndarray], lang: s
     fig.update_layout(title=t("ngram.fig.next.title", lang), barmode="group",
                       xaxis=dict(tickvals=x, ticktext=plotly_texts(words), title=t("ngram.fig.next.x", lang)),
                       yaxis=dict(title="P(w | h)"), margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def unseen_mass_figure(methods: Sequence[str], mass: Sequence[float], lang: str = "en") -> go.Figure:
@@ -37,7 +38,7 @@ def unseen_mass_figure(methods: Sequence[str], mass: Sequence[float], lang: str 
                            text=[f"{v:.3f}" for v in mass], textposition="outside"))
     fig.update_layout(title=t("ngram.fig.unseen.title", lang), yaxis=dict(title=t("ngram.fig.unseen.y", lang)),
                       margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def sparsity_figure(shares: Sequence[float], lang: str = "en") -> go.Figure:
@@ -48,7 +49,7 @@ def sparsity_figure(shares: Sequence[float], lang: str = "en") -> go.Figure:
                       xaxis=dict(title="n", tickvals=n), yaxis=dict(title=t("ngram.fig.sparsity.y", lang),
                                                                    tickformat=".0%", range=[0, 1.1]),
                       margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def perplexity_heatmap(orders: Sequence[int], methods: Sequence[str], grid: np.ndarray,
@@ -66,7 +67,7 @@ def perplexity_heatmap(orders: Sequence[int], methods: Sequence[str], grid: np.n
         title += " — " + t("ngram.fig.grid.floor", lang, floor=floor)
     fig.update_layout(title=title, xaxis=dict(tickvals=x, ticktext=[method_label(m, lang) for m in methods]),
                       yaxis=dict(title="n", tickvals=list(orders), autorange="reversed"), margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def continuation_figure(words: Sequence[str], counts: np.ndarray, continuation: np.ndarray,
@@ -84,9 +85,11 @@ def continuation_figure(words: Sequence[str], counts: np.ndarray, continuation: 
                     text=plotly_texts(words[i] for i in lab), textposition="top center", marker=dict(size=8, color="crimson"),
                     name=t("ngram.fig.cont.labelled", lang), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
     fig.update_layout(title=t("ngram.fig.cont.title", lang),
-                      xaxis=dict(type="log", dtick=1, title=t("ngram.fig.cont.x", lang)),
-                      yaxis=dict(type="log", dtick=1, title=t("ngram.fig.cont.y", lang)), margin=dict(t=60, b=40))
-    return fig
+                      xaxis=dict(title=t("ngram.fig.cont.x", lang)),
+                      yaxis=dict(title=t("ngram.fig.cont.y", lang)), margin=dict(t=60, b=40))
+    log_axis(fig, "x")
+    log_axis(fig, "y")
+    return readable(fig)
 
 
 def path_text(scores: TokenLogProbs, i: int, lang: str = "en") -> str:
@@ -124,9 +127,10 @@ def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     fig = go.Figure(go.Bar(x=x, y=p, marker_color=colors, hovertext=hover, hoverinfo="text",
                            text=[f"{v:.3g}" for v in p], textposition="outside"))
     fig.update_layout(title=t("chain_rule.fig.bars.title", lang),
-                      xaxis=dict(tickvals=x, ticktext=ticks), yaxis=dict(title="P(x_t | x_<t)", type="log", dtick=1, exponentformat="power"),
+                      xaxis=dict(tickvals=x, ticktext=ticks), yaxis=dict(title="P(x_t | x_<t)"),
                       margin=dict(t=60, b=40))
-    return fig
+    log_axis(fig, "y", values=[v for v in p if v > 0] + [1.0], headroom=0.12)  # room for the labels above bars
+    return readable(fig)
 
 
 def cumulative_logprob_figure(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
@@ -137,7 +141,7 @@ def cumulative_logprob_figure(scores: TokenLogProbs, lang: str = "en") -> go.Fig
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(cum), cum, None), mode="lines+markers"))
     fig.update_layout(title=t("chain_rule.fig.cum.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
                       yaxis=dict(title=t("chain_rule.fig.cum.y", lang)), margin=dict(t=60, b=40))
-    return fig
+    return readable(fig)
 
 
 def running_perplexity_figure(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
@@ -147,8 +151,9 @@ def running_perplexity_figure(scores: TokenLogProbs, lang: str = "en") -> go.Fig
         run = np.exp(-np.cumsum(scores.logprobs) / np.arange(1, len(x) + 1))
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(run), run, None), mode="lines+markers"))
     fig.update_layout(title=t("chain_rule.fig.run.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
-                      yaxis=dict(title="PPL", type="log", dtick="D2"), margin=dict(t=60, b=40))
-    return fig
+                      yaxis=dict(title="PPL"), margin=dict(t=60, b=40))
+    log_axis(fig, "y")
+    return readable(fig)
 
 
 def uniform_die_figure(ppl: float, lang: str = "en") -> go.Figure:
@@ -160,4 +165,4 @@ def uniform_die_figure(ppl: float, lang: str = "en") -> go.Figure:
     fig.update_layout(title=t("chain_rule.fig.die.title", lang, k=k) + note, bargap=0.1,
                       xaxis=dict(title=t("chain_rule.fig.die.x", lang)), yaxis=dict(title="1/k"),
                       margin=dict(t=60, b=40), showlegend=False)
-    return fig
+    return readable(fig)

@@ -6,6 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
+from lmcore.figures.style import readable
 from lmcore.i18n import t
 
 
@@ -31,7 +32,7 @@ def hidden_state_heatmap(h: np.ndarray, tokens: list[str], step: int | None = No
         yaxis=dict(title=t("rnn_bptt.fig.unit_axis", lang)),
         margin=dict(t=60, b=40), height=380,
     )
-    return fig
+    return readable(fig)
 
 
 def step_loss_figure(losses: np.ndarray, targets: list[str], step: int | None = None,
@@ -49,7 +50,7 @@ def step_loss_figure(losses: np.ndarray, targets: list[str], step: int | None = 
         yaxis=dict(title=t("rnn_bptt.fig.loss_axis", lang)),
         margin=dict(t=60, b=40), height=340,
     )
-    return fig
+    return readable(fig)
 
 
 def bptt_heatmap(norms: np.ndarray, tokens: list[str], window: int | None = None,
@@ -80,7 +81,7 @@ def bptt_heatmap(norms: np.ndarray, tokens: list[str], window: int | None = None
         yaxis=dict(title=t("rnn_bptt.fig.t_axis", lang), autorange="reversed", tickvals=steps),
         legend=dict(orientation="h", y=-0.25), margin=dict(t=60, b=40), height=520,
     )
-    return fig
+    return readable(fig)
 
 
 def truncation_error_figure(errors: np.ndarray, window: int | None = None, lang: str = "en") -> go.Figure:
@@ -96,7 +97,7 @@ def truncation_error_figure(errors: np.ndarray, window: int | None = None, lang:
         yaxis=dict(title=t("rnn_bptt.fig.trunc_axis", lang), tickformat=".0%"),
         margin=dict(t=60, b=40), height=320,
     )
-    return fig
+    return readable(fig)
 
 
 def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str, float]]],
@@ -142,4 +143,4 @@ def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str
     fig.update_yaxes(title_text=t("rnn_bptt.fig.unit_axis", lang), row=1, col=1)
     fig.update_xaxes(title_text=t("rnn_bptt.fig.prob_axis", lang), range=[0, 1], row=1, col=2)
     fig.update_yaxes(showticklabels=False, range=[0.5, k + 0.5], row=1, col=2)
-    return fig
+    return readable(fig)

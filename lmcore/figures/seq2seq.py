@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
 
+from lmcore.figures.style import readable
 from lmcore.i18n import t
 from lmcore.seq2seq.evaluation import LengthResult
 
@@ -33,7 +34,7 @@ def attention_heatmap(weights: Sequence[Sequence[float]], source: Sequence[str],
                    tickvals=list(range(len(target))), ticktext=esc(target), autorange="reversed"),
         height=max(300, 28 * len(target) + 160), margin=dict(t=90, b=30),
     )
-    return fig
+    return readable(fig)
 
 
 def length_curves(results: Mapping[str, Sequence[LengthResult]], metric: str = "accuracy",
@@ -52,4 +53,4 @@ def length_curves(results: Mapping[str, Sequence[LengthResult]], metric: str = "
                    range=[-0.02, 1.02] if metric == "accuracy" else None),
         legend=dict(x=0.02, y=0.02, yanchor="bottom"), margin=dict(t=50, b=40),
     )
-    return fig
+    return readable(fig)
