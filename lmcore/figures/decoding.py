@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
+from lmcore.figures.placement import Frame, place_labels
 
 from lmcore.decoding.sweep import SweepPoint
 from lmcore.decoding.tree import FINISHED, KEPT, PRUNED, Hypothesis, SearchTree
@@ -19,6 +20,9 @@ from lmcore.figures.style import readable
 from lmcore.i18n import t
 
 GREEDY_COLOUR, BEST_COLOUR, KEPT_COLOUR, PRUNED_COLOUR = "#d62728", "#2ca02c", "#1f77b4", "#b0b0b0"
+PLOT_WIDTH = 760
+"""Width in pixels of the tree's plotting area on a 1280×720 screen (the page's full width)."""
+TREE_MARGIN = dict(t=90, b=40, l=20, r=20)
 
 
 def tree_layout(tree: SearchTree) -> list[tuple[float, float]]:
@@ -72,6 +76,21 @@ def _path_trace(tree, pos, ids, colour, name, role, width) -> go.Scatter:
                       hoverinfo="skip", meta={"role": role})
 
 
+def _label_positions(tree: SearchTree, pos: list[tuple[float, float]], raw: Sequence[str], frame: Frame,
+                     sizes: dict[str, int], greedy: Sequence[int] | None) -> list[str | None]:
+    """Where each node's token is written (None: no room, hover only). Priority: the best
+    hypothesis's path, the greedy path, kept and finished nodes, then pruned ones, best score first;
+    kept nodes are labelled above (or below) the dot, pruned ones to its right."""
+    on_path = set(tree.path(tree.best.node)) if tree.nbest else set()
+    if greedy is not None:
+        on_path |= set(path_nodes(tree, greedy))
+    order = sorted(range(len(tree)), key=lambda i: (i not in on_path, tree.state[i] == PRUNED, -tree.score[i], i))
+    candidates = [("middle right",) if tree.state[i] == PRUNED else ("top center", "bottom center")
+                  for i in range(len(tree))]
+    return place_labels([frame.px(*p) for p in pos], list(raw), candidates, order,
+                        [sizes[s] for s in tree.state], bounds=(frame.width, frame.height))
+
+
 def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[int] | None = None,
                      lang: str = "en", title: str | None = None) -> go.Figure:
     """The search tree: kept edges solid, pruned edges grey dotted, finished hypotheses as stars,
@@ -94,29 +113,38 @@ def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[in
         xs, ys = _edges(tree, pos, nodes)
         fig.add_scatter(x=xs, y=ys, mode="lines", line=style, hoverinfo="skip",
                         name=t(f"decoding.fig.{role}", lang), meta={"role": role})
-    label = lambda i: "∅" if tree.token[i] is None else plotly_text(vocab[tree.token[i]])  # noqa: E731
-    markers = {KEPT: dict(symbol="circle", size=11, color=KEPT_COLOUR),
-               PRUNED: dict(symbol="circle", size=7, color=PRUNED_COLOUR),
-               FINISHED: dict(symbol="star", size=16, color="#ff7f0e")}
+    raw = ["∅" if tok is None else str(vocab[tok]) for tok in tree.token]
+    sizes = {KEPT: 11, PRUNED: 7, FINISHED: 16}
+    markers = {KEPT: dict(symbol="circle", size=sizes[KEPT], color=KEPT_COLOUR),
+               PRUNED: dict(symbol="circle", size=sizes[PRUNED], color=PRUNED_COLOUR),
+               FINISHED: dict(symbol="star", size=sizes[FINISHED], color="#ff7f0e")}
+    n_leaves = 1 - min((p[1] for p in pos), default=0)
+    height = max(340, min(1400, 26 * n_leaves + 150))
+    frame = Frame((-0.25, max(p[0] for p in pos) + 0.9), (min(p[1] for p in pos) - 0.7, 1.2),
+                  PLOT_WIDTH, height - TREE_MARGIN["t"] - TREE_MARGIN["b"] - 20)
+    where = _label_positions(tree, pos, raw, frame, sizes, greedy)
     for state in (PRUNED, KEPT, FINISHED):
         nodes = [i for i in range(len(tree)) if tree.state[i] == state]
         if not nodes:
             continue
-        hover = [t("decoding.fig.hover", lang, token=label(i), step=tree.step[i],
+        hover = [t("decoding.fig.hover", lang, token=plotly_text(raw[i]), step=tree.step[i],
                    lp=tree.token_logprob[i], score=tree.score[i], prob=math.exp(tree.score[i]),
                    state=t(f"decoding.state.{tree.state[i]}", lang)) for i in nodes]
         fig.add_scatter(x=[pos[i][0] for i in nodes], y=[pos[i][1] for i in nodes],
-                        mode="markers+text", text=[label(i) for i in nodes],
-                        textposition="middle right" if state == PRUNED else "top center",
+                        mode="markers+text", text=[plotly_text(raw[i]) if where[i] else "" for i in nodes],
+                        textposition=[where[i] or "top center" for i in nodes], textfont=dict(size=12),
                         marker=markers[state], hovertext=hover,
                         hoverinfo="text", name=t(f"decoding.state.{state}", lang),
                         meta={"role": f"{state}_nodes", "nodes": nodes})
-    n_leaves = 1 - min((p[1] for p in pos), default=0)
+    hidden = sum(1 for w in where if w is None)
+    heading = title or t("decoding.fig.tree_title", lang)
+    if hidden:
+        heading += " — " + t("decoding.fig.labels_hidden", lang, n=hidden)
     fig.update_layout(
-        title=title or t("decoding.fig.tree_title", lang),
-        xaxis=dict(title=t("decoding.fig.step", lang), dtick=1, zeroline=False),
-        yaxis=dict(visible=False), height=max(320, min(1400, 26 * n_leaves + 120)),
-        legend=dict(orientation="h", y=-0.15), margin=dict(t=50, b=40, l=20, r=20),
+        title=dict(text=heading, y=0.99, yanchor="top"),
+        xaxis=dict(title=t("decoding.fig.step", lang), dtick=1, zeroline=False, range=list(frame.x_range)),
+        yaxis=dict(visible=False, range=list(frame.y_range)), height=height,
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0), margin=TREE_MARGIN,
     )
     return readable(fig)
 

@@ -10,12 +10,15 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
+from lmcore.figures.placement import token_ticks
 
 from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 
 GATE_SCALE = "Viridis"
 SIGNED_SCALE = "RdBu_r"
+AXIS_WIDTH = 640
+"""Narrowest plotting-area width (px) of a token-axis chart at 1280×720 (beside a colour bar)."""
 
 
 def _labels(symbols: Sequence[str]) -> list[str]:
@@ -24,11 +27,13 @@ def _labels(symbols: Sequence[str]) -> list[str]:
 
 
 def _token_axis(symbols: Sequence[str], max_ticks: int = 60) -> dict:
-    """An x axis of integer positions with the tokens as tick text (repeated labels stay apart)."""
-    step = max(1, math.ceil(len(symbols) / max_ticks))
+    """An x axis of integer positions with the tokens as tick text (repeated labels stay apart),
+    horizontal where they fit or are Chinese, thinned to fit (see :func:`token_ticks`)."""
+    step, horizontal = token_ticks(["␣" if s == " " else str(s) for s in symbols], AXIS_WIDTH, max_ticks)
     ticks = list(range(0, len(symbols), step))
     labels = _labels(symbols)
-    return dict(tickmode="array", tickvals=ticks, ticktext=[labels[i] for i in ticks], tickangle=-60)
+    return dict(tickmode="array", tickvals=ticks, ticktext=[labels[i] for i in ticks],
+                tickangle=0 if horizontal else -60)
 
 
 def unit_heatmap(values: np.ndarray, symbols: Sequence[str], units: Sequence[int], title: str,
@@ -146,12 +151,18 @@ def training_curve_figure(steps: Sequence[int], train_ppl: Sequence[float], vali
     fig.add_scatter(x=list(steps), y=list(train_ppl), mode="lines", name=t("lstm.fig.train_ppl", lang))
     fig.add_scatter(x=list(valid_steps), y=list(valid_ppl), mode="lines+markers", name=t("lstm.fig.valid_ppl", lang))
     if floor is not None:
-        fig.add_hline(y=floor, line=dict(dash="dash", color="grey"),
-                      annotation_text=t("lstm.fig.floor", lang, ppl=floor))
+        _named_line(fig, floor, "grey", t("lstm.fig.floor", lang, ppl=floor))
     fig.update_layout(title=t("lstm.fig.curve_title", lang), height=360, margin=dict(t=50, b=40),
                       xaxis=dict(title=t("lstm.fig.step", lang)), yaxis=dict(title="PPL"))
     log_axis(fig, "y")
     return readable(fig)
+
+
+def _named_line(fig: go.Figure, y: float, colour: str, name: str) -> None:
+    """A dashed horizontal line at ``y`` named in the legend (a label on the plot would sit over
+    the curves or bars)."""
+    fig.add_hline(y=y, line=dict(dash="dash", color=colour))
+    fig.add_scatter(x=[None], y=[None], mode="lines", line=dict(dash="dash", color=colour), name=name)
 
 
 def comparison_figure(names: Sequence[str], ppl: Sequence[float], families: Sequence[str],
@@ -160,14 +171,14 @@ def comparison_figure(names: Sequence[str], ppl: Sequence[float], families: Sequ
     finite = [p for p in ppl if math.isfinite(p)]
     cap = 1.15 * max(finite) if finite else 1.0
     fig = go.Figure(go.Bar(
-        x=list(names), y=[p if math.isfinite(p) else cap for p in ppl],
+        x=list(names), y=[p if math.isfinite(p) else cap for p in ppl], showlegend=False,
         text=[f"{p:.2f}" if math.isfinite(p) else "∞" for p in ppl], textposition="outside",
         marker=dict(color=["#1f77b4" if f == "neural" else "#9e9e9e" for f in families],
                     pattern=dict(shape=["" if math.isfinite(p) else "/" for p in ppl])),
     ))
     if floor is not None:
-        fig.add_hline(y=floor, line=dict(dash="dash", color="red"),
-                      annotation_text=t("lstm.fig.floor", lang, ppl=floor))
-    fig.update_layout(title=t("lstm.fig.compare_title", lang), height=400, margin=dict(t=50, b=40),
-                      yaxis=dict(title="PPL", range=[0, cap * 1.1]))
+        _named_line(fig, floor, "red", t("lstm.fig.floor", lang, ppl=floor))
+    fig.update_layout(title=t("lstm.fig.compare_title", lang), height=400, margin=dict(t=80, b=40),
+                      yaxis=dict(title="PPL", range=[0, cap * 1.1]),
+                      legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"))
     return readable(fig)

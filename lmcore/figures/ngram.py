@@ -7,11 +7,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text, plotly_texts
+from lmcore.figures.placement import Frame, place_labels
 from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 from lmcore.lm_protocol import TokenLogProbs
 
 MAX_DIE_FACES = 60
+CONT_WIDTH, CONT_HEIGHT = 700, 460
+"""Plotting area width (px) the continuation scatter's labels are laid out for, and its height."""
+CONT_MARGIN = dict(t=80, b=50, l=60, r=20)
+LABEL_SPOTS = ("top center", "bottom center", "middle right", "middle left")
 
 
 def method_label(method: str, lang: str = "en") -> str:
@@ -72,23 +77,33 @@ def perplexity_heatmap(orders: Sequence[int], methods: Sequence[str], grid: np.n
 
 def continuation_figure(words: Sequence[str], counts: np.ndarray, continuation: np.ndarray,
                         label: Sequence[int] = (), lang: str = "en") -> go.Figure:
-    """Each word at (C(w), N1+(• w)), log axes; words in ``label`` named (the 'Francisco' words:
-    frequent, yet after very few distinct words)."""
-    keep = (np.asarray(counts) > 0) & (np.asarray(continuation) > 0)
+    """Each word at (C(w), N1+(• w)), log axes; words in ``label`` named, in that order of priority,
+    where their name has room (the 'Francisco' words: frequent, yet after very few distinct words)."""
+    counts, continuation = np.asarray(counts), np.asarray(continuation)
+    keep = (counts > 0) & (continuation > 0)
     idx = np.nonzero(keep)[0]
     fig = go.Figure()
-    fig.add_scatter(x=np.asarray(counts)[idx], y=np.asarray(continuation)[idx], mode="markers",
+    hover = "%{customdata}: C=%{x}, N1+=%{y}<extra></extra>"
+    fig.add_scatter(x=counts[idx], y=continuation[idx], mode="markers",
                     marker=dict(size=5, opacity=0.5), name=t("ngram.fig.cont.words", lang),
-                    text=plotly_texts(words[i] for i in idx), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
-    lab = [i for i in label if keep[i]]
-    fig.add_scatter(x=np.asarray(counts)[lab], y=np.asarray(continuation)[lab], mode="markers+text",
-                    text=plotly_texts(words[i] for i in lab), textposition="top center", marker=dict(size=8, color="crimson"),
-                    name=t("ngram.fig.cont.labelled", lang), hovertemplate="%{text}: C=%{x}, N1+=%{y}<extra></extra>")
-    fig.update_layout(title=t("ngram.fig.cont.title", lang),
+                    customdata=plotly_texts(words[i] for i in idx), hovertemplate=hover)
+    lab = [int(i) for i in label if keep[i]]
+    fig.update_layout(title=t("ngram.fig.cont.title", lang), height=CONT_HEIGHT,
                       xaxis=dict(title=t("ngram.fig.cont.x", lang)),
-                      yaxis=dict(title=t("ngram.fig.cont.y", lang)), margin=dict(t=60, b=40))
-    log_axis(fig, "x")
-    log_axis(fig, "y")
+                      yaxis=dict(title=t("ngram.fig.cont.y", lang)), margin=CONT_MARGIN,
+                      legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"))
+    log_axis(fig, "x", values=list(counts[idx]))
+    log_axis(fig, "y", values=list(continuation[idx]))
+    frame = Frame(tuple(fig.layout.xaxis.range), tuple(fig.layout.yaxis.range), CONT_WIDTH,
+                  CONT_HEIGHT - CONT_MARGIN["t"] - CONT_MARGIN["b"])
+    points = [frame.px(np.log10(counts[i]), np.log10(continuation[i])) for i in lab]
+    where = place_labels(points, [str(words[i]) for i in lab], [LABEL_SPOTS] * len(lab), range(len(lab)),
+                         bounds=(frame.width, frame.height))
+    fig.add_scatter(x=counts[lab], y=continuation[lab], mode="markers+text",
+                    text=[plotly_text(words[i]) if w else "" for i, w in zip(lab, where)],
+                    textposition=[w or "top center" for w in where], textfont=dict(size=12),
+                    customdata=plotly_texts(words[i] for i in lab), marker=dict(size=8, color="crimson"),
+                    name=t("ngram.fig.cont.labelled", lang), hovertemplate=hover)
     return readable(fig)
 
 

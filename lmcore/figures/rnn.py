@@ -6,14 +6,21 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
+from lmcore.figures.placement import token_ticks
 from lmcore.figures.style import readable
 from lmcore.i18n import t
 
+AXIS_WIDTH = 640
+"""Narrowest plotting-area width (px) of a token-axis chart at 1280×720."""
 
-def _token_axis(tokens: list[str], title: str) -> dict:
-    """Integer positions 1..T with the tokens as tick labels (repeated tokens stay separate)."""
-    return dict(title=title, tickvals=list(range(1, len(tokens) + 1)),
-                ticktext=[plotly_text(tok) for tok in tokens], tickangle=-45)
+
+def _token_axis(tokens: list[str], title: str, width: float = AXIS_WIDTH) -> dict:
+    """Integer positions 1..T with the tokens as tick labels (repeated tokens stay separate);
+    horizontal where they fit or are Chinese, thinned to fit ``width`` px (see :func:`token_ticks`)."""
+    step, horizontal = token_ticks([str(tok) for tok in tokens], width)
+    ticks = list(range(1, len(tokens) + 1, step))
+    return dict(title=title, tickmode="array", tickvals=ticks,
+                ticktext=[plotly_text(tokens[i - 1]) for i in ticks], tickangle=0 if horizontal else -45)
 
 
 def hidden_state_heatmap(h: np.ndarray, tokens: list[str], step: int | None = None,
@@ -40,15 +47,18 @@ def step_loss_figure(losses: np.ndarray, targets: list[str], step: int | None = 
     """J(t) = −log ŷ(t)[x(t+1)] per step (bars, labelled by the target word) and J = mean J(t)."""
     T = len(losses)
     colours = ["#d62728" if step == k else "#1f77b4" for k in range(1, T + 1)]
-    fig = go.Figure(go.Bar(x=list(range(1, T + 1)), y=losses, marker_color=colours,
+    fig = go.Figure(go.Bar(x=list(range(1, T + 1)), y=losses, marker_color=colours, showlegend=False,
                            hovertemplate="t=%{x}: J(t)=%{y:.3f}<extra></extra>"))
     J = float(np.mean(losses))
-    fig.add_hline(y=J, line=dict(dash="dash"), annotation_text=t("rnn_bptt.fig.mean_J", lang, J=J, ppl=np.exp(J)))
+    # the mean is named in the legend above the plot, never written over a bar
+    fig.add_scatter(x=[0.5, T + 0.5], y=[J, J], mode="lines", line=dict(dash="dash", color="#262730"),
+                    name=t("rnn_bptt.fig.mean_J", lang, J=J, ppl=np.exp(J)), hoverinfo="skip")
     fig.update_layout(
         title=t("rnn_bptt.fig.loss_title", lang),
         xaxis=_token_axis(targets, t("rnn_bptt.fig.target_axis", lang)),
-        yaxis=dict(title=t("rnn_bptt.fig.loss_axis", lang)),
-        margin=dict(t=60, b=40), height=340,
+        yaxis=dict(title=t("rnn_bptt.fig.loss_axis", lang)), showlegend=True,
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"),
+        margin=dict(t=80, b=40), height=360,
     )
     return readable(fig)
 
@@ -77,7 +87,7 @@ def bptt_heatmap(norms: np.ndarray, tokens: list[str], window: int | None = None
                         name=t("rnn_bptt.fig.window", lang, w=window), hoverinfo="skip", showlegend=True)
     fig.update_layout(
         title=t("rnn_bptt.fig.bptt_title", lang),
-        xaxis=dict(title=t("rnn_bptt.fig.k_axis", lang), tickvals=steps, ticktext=[plotly_text(s) for s in tokens]),
+        xaxis=_token_axis(tokens, t("rnn_bptt.fig.k_axis", lang), 0.85 * AXIS_WIDTH),
         yaxis=dict(title=t("rnn_bptt.fig.t_axis", lang), autorange="reversed", tickvals=steps),
         legend=dict(orientation="h", y=-0.25), margin=dict(t=60, b=40), height=520,
     )
@@ -138,8 +148,7 @@ def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str
         sliders=[dict(x=0.08, y=-0.2, len=0.9, currentvalue=dict(prefix="t = "), steps=[
             dict(label=str(s), method="animate", args=[[str(s)], animate]) for s in range(1, T + 1)])],
     )
-    fig.update_xaxes(title_text=t("rnn_bptt.fig.input_axis", lang), tickvals=list(range(1, T + 1)),
-                     ticktext=[plotly_text(w) for w in inputs], tickangle=-45, row=1, col=1)
+    fig.update_xaxes(**_token_axis(inputs, t("rnn_bptt.fig.input_axis", lang), 0.55 * AXIS_WIDTH), row=1, col=1)
     fig.update_yaxes(title_text=t("rnn_bptt.fig.unit_axis", lang), row=1, col=1)
     fig.update_xaxes(title_text=t("rnn_bptt.fig.prob_axis", lang), range=[0, 1], row=1, col=2)
     fig.update_yaxes(showticklabels=False, range=[0.5, k + 0.5], row=1, col=2)

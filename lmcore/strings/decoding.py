@@ -3,6 +3,8 @@
 STRINGS = {
     # figures
     "decoding.fig.tree_title": ("Beam-search tree", "束搜索树"),
+    "decoding.fig.labels_hidden": ("{n} labels left out where they would overlap (hover a dot)",
+                                   "{n} 个标签因会重叠而省略（悬停圆点查看）"),
     "decoding.fig.step": ("step t", "时间步 t"),
     "decoding.fig.kept_edges": ("kept", "保留"),
     "decoding.fig.pruned_edges": ("pruned", "剪枝"),

@@ -1,0 +1,119 @@
+"""Figures drawn by plotly.js in Chromium at the width a 1280×720 screen gives them: the text a
+student reads must not pile up (labels measured from the rendered SVG, not estimated)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import plotly
+import pytest
+
+from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+pytestmark = pytest.mark.browser
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+WORDS = ("the river ran past old mill and on to sea harbor marco boats were moored along quay "
+         "fishermen mended their nets while gulls circled overhead").split()
+
+
+@pytest.fixture(scope="module")
+def page():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.set_content("<html><body style='margin:0'><div id='plot'></div></body></html>")
+        page.add_script_tag(path=str(PLOTLY_JS))
+        yield page
+        browser.close()
+
+
+def draw(page, fig, width: int) -> None:
+    spec = json.loads(fig.to_json())
+    page.evaluate("""([spec, width]) => {
+        const el = document.getElementById('plot'); Plotly.purge(el); el.style.width = width + 'px';
+        return Plotly.newPlot(el, spec.data, Object.assign(spec.layout, {width: width}), {staticPlot: true});
+    }""", [spec, width])
+
+
+def boxes(page, selector: str) -> list[dict]:
+    return page.evaluate("""(sel) => [...document.querySelectorAll(sel)].filter(t => t.textContent.trim())
+        .map(t => { const b = t.getBoundingClientRect();
+                    return {text: t.textContent, x0: b.left, y0: b.top, x1: b.right, y1: b.bottom,
+                            transform: t.getAttribute('transform') || ''}; })""", selector)
+
+
+def overlapping(a: list[dict], b: list[dict] | None = None, gap: float = 0.5) -> list[tuple[str, str]]:
+    pairs = [(p, q) for i, p in enumerate(a) for q in (a[i + 1:] if b is None else b)]
+    return [(p["text"], q["text"]) for p, q in pairs
+            if p["x0"] + gap < q["x1"] and q["x0"] + gap < p["x1"] and p["y0"] + gap < q["y1"] and q["y0"] + gap < p["y1"]]
+
+
+def _wide_tree(k: int, pruned: int):
+    from lmcore.decoding import RandomScorer, beam_search
+    from lmcore.figures.decoding import beam_tree_figure
+
+    score = RandomScorer(len(WORDS), seed=3, temperature=0.7, end_id=0)
+    tree = beam_search(score, k, 8, 0, pruned_per_parent=pruned)
+    vocab = ["</s>"] + WORDS[1:]
+    return beam_tree_figure(tree, vocab, lang="en"), tree
+
+
+@pytest.mark.parametrize("k, pruned", [(10, 5), (10, 2), (4, 5)])
+def test_beam_tree_labels_never_overlap(page, k, pruned):
+    fig, tree = _wide_tree(k, pruned)
+    draw(page, fig, 800)
+    labels = boxes(page, ".textpoint text")
+    assert labels and overlapping(labels) == []
+    shown = sum(len([s for s in tr.text if s]) for tr in fig.data if tr.mode == "markers+text")
+    assert len(labels) == shown
+
+
+def test_textbook_tree_names_every_node(page):
+    from lmcore.decoding import beam_search, textbook_scorer
+    from lmcore.decoding.textbook import END, GREEDY_PATH, MAX_LEN, VOCAB
+    from lmcore.figures.decoding import beam_tree_figure
+
+    tree = beam_search(textbook_scorer(), 2, MAX_LEN, END, pruned_per_parent=2)
+    draw(page, beam_tree_figure(tree, VOCAB, GREEDY_PATH), 800)
+    labels = boxes(page, ".textpoint text")
+    assert len(labels) == len(tree) and overlapping(labels) == []
+
+
+def test_continuation_labels_do_not_overlap(page):
+    from tests.figure_cases import cases
+
+    fig = dict(cases()["ngram.continuation_figure"])[""]()
+    draw(page, fig, 780)
+    labels = boxes(page, ".textpoint text")
+    assert {"harbor", "marco"} & {b["text"] for b in labels}
+    assert overlapping(labels) == []
+
+
+@pytest.mark.parametrize("n", [20, 60, 120])
+def test_chinese_tokens_are_upright_and_apart(page, n):
+    from lmcore.figures.lstm import unit_heatmap
+
+    chars = list("语言模型可以预测下一个字也可以生成新的句子")
+    symbols = (chars * (n // len(chars) + 1))[:n]
+    draw(page, unit_heatmap(np.random.default_rng(0).random((4, n)), symbols, [0, 1, 2, 3], "f(t)", lang="zh"), 720)
+    ticks = boxes(page, ".xtick text")
+    assert len(ticks) >= min(n, 10)
+    assert all("rotate" not in t["transform"] for t in ticks)
+    assert overlapping(ticks) == []
+
+
+def test_mean_loss_label_is_not_drawn_over_a_bar(page):
+    from lmcore.figures.rnn import step_loss_figure
+
+    losses = np.array([2.0, 3.5, 1.0, 4.0, 2.5, 0.8, 3.1, 2.2])
+    draw(page, step_loss_figure(losses, WORDS[:8], 2), 720)
+    texts = boxes(page, "text")
+    label = [t for t in texts if t["text"].startswith("J = ")]
+    bars = page.evaluate("""() => [...document.querySelectorAll('.bars .point path')].map(p => {
+        const b = p.getBoundingClientRect(); return {text: 'bar', x0: b.left, y0: b.top, x1: b.right, y1: b.bottom}; })""")
+    assert label and len(bars) == len(losses)
+    assert overlapping(label, bars) == []
