@@ -28,11 +28,13 @@ STRINGS = {
     "gradients.metric.sg": ("σ1·γ", "σ1·γ"),
     "gradients.regime.vanishing": ("vanishing", "梯度消失"),
     "gradients.regime.exploding": ("exploding", "梯度爆炸"),
-    "gradients.regime.critical": ("critical (σ1γ = 1)", "临界（σ1γ = 1）"),
+    "gradients.regime.critical": ("critical", "临界"),
     "gradients.regime_note": (
-        "Regime by the notes: σ1·γ = {sg:.3g} → **{regime}**. The bound is an upper bound: with tanh, σ'(z) < 1 "
-        "almost everywhere, so even σ1 = 1 decays — try it.",
-        "按讲义判断：σ1·γ = {sg:.3g} → **{regime}**。这只是上界：tanh 的导数几乎处处 < 1，所以即使 σ1 = 1 梯度也会衰减——试试看。",
+        "Regime by the notes: σ1·γ = {sg:.3g} → **{regime}**. (σ1γ)^k is only an upper bound: σ'(z) reaches γ "
+        "only at some z — tanh and sigmoid only at z = 0, ReLU only on active units (σ' = 0 where z < 0) — so the "
+        "measured norm usually decays faster, even at σ1γ = 1. Try it.",
+        "按讲义判断：σ1·γ = {sg:.3g} → **{regime}**。(σ1γ)^k 只是上界：σ'(z) 只在部分 z 处达到 γ——tanh 与 sigmoid "
+        "仅在 z = 0 处，ReLU 仅在激活的单元上（z < 0 时 σ' = 0）——所以实测范数通常衰减得更快，即使 σ1γ = 1。试试看。",
     ),
     "gradients.exploded_msg": (
         "{cell}: the gradient norm exploded (inf/NaN in float64) at distance {k}.",
