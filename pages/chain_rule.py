@@ -47,7 +47,7 @@ default_method = query_param("method", "modified-kn", choices=choices)
 method = c1.selectbox(tr("chain_rule.model"), choices, index=choices.index(default_method),
                       format_func=model_label, key="chain_method")
 order = c2.slider(tr("chain_rule.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="chain_order",
-                  disabled=method in neural)
+                  disabled=method in neural, help=tr("chain_rule.order_neural") if method in neural else None)
 set_query_params(method=method, n=order)
 if method in neural:
     model, span = neural[method], None

@@ -47,7 +47,7 @@ set_query_params(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
 
 if source == "textbook":
     st.info(tr("decoding.textbook_note"))
-    score, per_parent = textbook_scorer(), None
+    score, per_parent = textbook_scorer(), shown
 elif source in ("ngram", "neural"):
     corpus = current_corpus()
     if source == "ngram":
@@ -89,6 +89,9 @@ st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab)
 
 st.subheader(tr("decoding.tree_header"))
 st.caption(tr("decoding.tree_caption"))
+depth = max(tree.step)
+if depth < max_len:  # every hypothesis ended before the length limit: a larger L changes nothing
+    st.caption(tr("decoding.stopped_early", t=depth, L=max_len, k=k))
 st.plotly_chart(beam_tree_figure(tree, vocab, greedy.tokens, lang=lang()), width="stretch")
 
 st.subheader(tr("decoding.nbest_header"))

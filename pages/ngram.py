@@ -63,7 +63,9 @@ else:
     else:
         text = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed")
         typed = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
-        start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start")
+        full = len(typed) >= order - 1  # the last n−1 typed words fill the context: <s> cannot enter it
+        start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start", disabled=full,
+                            help=tr("ngram.sentence_start_full", k=order - 1) if full else None)
         context = (["<s>"] if start else []) + corpus.vocab.map(typed)
 
 n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows")
@@ -72,6 +74,10 @@ st.subheader(tr("ngram.table.header"))
 st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
 if order > 1 and table.context_count == 0:
     st.warning(tr("ngram.context_unseen"))
+n_seen = int(np.count_nonzero(table.counts))
+if n_seen < n_rows:  # the slider asks for more words than ever follow h
+    st.caption(tr("ngram.table.none_seen" if n_seen == 0 else "ngram.table.fewer", seen=n_seen,
+                  unseen=len(table.words) - n_seen, n=n_rows))
 frame = table_frame(table, lang())
 st.dataframe(frame.style.format(precision=4).format("{:,.0f}", subset=[tr("ngram.table.count")]).map(
     lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[method_label("mle", lang())]), hide_index=True,

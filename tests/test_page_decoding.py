@@ -75,3 +75,22 @@ def test_neural_lm_decodes_a_prompt_with_its_own_chain_rule_scores(lang):
         logp += math.log(lm.distribution(context)[lm.vocab.index(token)])
         context.append(token)
     assert top[t("decoding.col.logprob", lang)] == pytest.approx(logp, abs=1e-3)
+
+
+def test_pruned_children_slider_acts_on_the_textbook_tree():
+    """Node B of the textbook tree once showed all 4 pruned children whatever the slider said."""
+    def pruned_nodes(n):
+        at = run_page("decoding", "en", query={"pruned": str(n)})
+        assert errors(at) == [] and at.slider(key="decoding_pruned").value == n
+        tree = _figures(at)[0]
+        return next(d["meta"]["nodes"] for d in tree["data"] if d.get("meta", {}).get("role") == "pruned_nodes")
+
+    from lmcore.decoding import beam_search, textbook_scorer
+    from lmcore.decoding.textbook import END, MAX_LEN
+
+    one, three = pruned_nodes(1), pruned_nodes(3)
+    assert len(one) < len(three)
+    for n, drawn in ((1, one), (3, three)):
+        tree = beam_search(textbook_scorer(), 2, MAX_LEN, END, pruned_per_parent=n)
+        parents = [tree.parent[i] for i in drawn]
+        assert len(drawn) == tree.state.count("pruned") and max(map(parents.count, parents)) == n

@@ -5,6 +5,8 @@ STRINGS = {
                            "逐词为句子打分：P(x₁…x_T) = ∏ P(x_t | x_<t)，PPL = exp(J)。"),
     "chain_rule.model": ("Model", "模型"),
     "chain_rule.order": ("n-gram order", "n 元阶数"),
+    "chain_rule.order_neural": ("A neural LM conditions on the whole history: the n-gram order does not apply to it.",
+                                "神经语言模型以整个历史为条件：n 元阶数对它不适用。"),
     "chain_rule.neural": ("Neural LM: {cell}, {level} level ({origin}, {steps} steps)", "神经语言模型：{cell}，{level} 级（{origin}，{steps} 步）"),
     "chain_rule.neural.shipped": ("shipped with LM Lab", "随 LM Lab 提供"),
     "chain_rule.neural.trained": ("trained on the LSTM page", "在 LSTM 页面训练"),

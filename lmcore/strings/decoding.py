@@ -3,6 +3,8 @@
 STRINGS = {
     # figures
     "decoding.fig.tree_title": ("Beam-search tree", "束搜索树"),
+    "decoding.stopped_early": ("The search ended at step {t}: all k = {k} hypotheses had finished, so the length limit L = {L} is never reached (a larger L changes nothing).",
+                               "搜索在第 {t} 步结束：k = {k} 个假设都已完成，长度上限 L = {L} 没有起作用（再增大 L 也不会改变结果）。"),
     "decoding.fig.labels_hidden": ("{n} labels left out where they would overlap (hover a dot)",
                                    "{n} 个标签因会重叠而省略（悬停圆点查看）"),
     "decoding.fig.step": ("step t", "时间步 t"),
