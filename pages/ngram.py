@@ -6,6 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from lmcore.corpus.segmentation import tokenize
+from lmcore.corpus.stats import continuation_example
+from lmcore.figures.labels import tex_words
 from lmcore.figures.ngram import (continuation_figure, method_label, next_word_figure, perplexity_heatmap,
                                   sparsity_figure, unseen_mass_figure)
 from lmcore.ngram import METHODS
@@ -26,6 +28,11 @@ def grid_for(key: str, delta: float, d: float, _counts, _valid):
 @st.cache_data(show_spinner=False, max_entries=8)
 def sparsity_for(key: str, _counts, _valid):
     return unseen_share_by_order(_counts, _valid, 5)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def example_for(key: str, _cc, _train):
+    return continuation_example(_cc.words, _cc.count, _cc.continuation, _train)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -97,10 +104,10 @@ st.subheader(tr("ngram.formula.header"))
 word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
 lm_add = models["add-delta"]
 st.markdown(tr("ngram.formula.add_delta"))
-st.latex(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta, len(lm_add.vocab),
-                         lm_add.prob(word, context)))
+st.latex(tex_words(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta,
+                                   len(lm_add.vocab), lm_add.prob(word, context)), lang(), ("smooth",)))
 st.markdown(tr("ngram.formula.kn"))
-st.latex(NOTES_KN)
+st.latex(tex_words(NOTES_KN, lang()))
 st.latex(kn_notes_latex(word, kn_terms(models["kn-notes"], word, context)))
 st.caption(tr("ngram.formula.kn_counts", value=f"{models['kn-interp'].prob(word, context):.5f}"))
 
@@ -116,9 +123,13 @@ if valid:
         grid = grid_for(corpus.key, delta, d, counts, valid)
     st.plotly_chart(perplexity_heatmap(GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), width="stretch")
 
-st.subheader(tr("ngram.cont.header"))
-st.caption(tr("ngram.cont.caption"))
 cc = continuation_counts(counts)
+example = example_for(corpus.key, cc, train)
+st.subheader(tr("ngram.cont.header_example", word=example.word) if example else tr("ngram.cont.header"))
+st.caption(tr("ngram.cont.caption"))
+if example:
+    st.caption(tr("ngram.cont.example", word=example.word, count=example.count, contexts=example.contexts,
+                  before=example.before, before_count=example.before_count))
 ratio = cc.count / np.maximum(cc.continuation, 1)
 ratio[:2] = 0
 label = [int(i) for i in np.argsort(-ratio)[:10]]

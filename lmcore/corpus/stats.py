@@ -2,6 +2,7 @@ r"""Corpus statistics for the Corpus page: sizes, OOV rates, Zipf's and Heaps' l
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,3 +90,32 @@ def top_tokens(counts: Counter, n: int = 50) -> list[tuple[str, int, float]]:
     """The ``n`` most frequent tokens as (token, count, share of all tokens)."""
     total = sum(counts.values()) or 1
     return [(tok, c, c / total) for tok, c in counts.most_common(n)]
+
+
+@dataclass(frozen=True)
+class ContinuationExample:
+    """A word of this corpus that plays San Francisco's "Francisco": frequent (``count`` = C(w)) yet
+    after few distinct words (``contexts`` = N1+(• w)), most often right after ``before``."""
+
+    word: str
+    count: int
+    contexts: int
+    before: str
+    before_count: int
+
+
+def continuation_example(words: Sequence[str], counts: np.ndarray, contexts: np.ndarray,
+                         sentences: Sequence[Sequence[str]], min_count: int = 5) -> ContinuationExample | None:
+    """The word (letters or Chinese characters only, seen ≥ ``min_count`` times) with the highest
+    C(w) / N1+(• w), and the token (``<s>`` at a sentence start) most often right before it in
+    ``sentences``; None when no word qualifies."""
+    best, best_ratio = None, 0.0
+    for i, w in enumerate(words):
+        if counts[i] >= min_count and contexts[i] > 0 and str(w).isalpha() and counts[i] / contexts[i] > best_ratio:
+            best, best_ratio = i, counts[i] / contexts[i]
+    if best is None:
+        return None
+    word = str(words[best])
+    before = Counter((["<s>"] + list(s))[j] for s in sentences for j, tok in enumerate(s) if tok == word)
+    prev, n = before.most_common(1)[0] if before else ("<s>", 0)
+    return ContinuationExample(word, int(counts[best]), int(contexts[best]), prev, n)

@@ -68,6 +68,9 @@ STRINGS = {
     "seq2seq.greedy": ("Greedy ŷ", "贪心 ŷ"),
     "seq2seq.match": ("exact match", "完全匹配"),
     "seq2seq.mismatch": ("wrong", "错误"),
+    # Streamlit's own Material icon font and colour markup: no emoji font needed (emoji show as boxes without one)
+    "seq2seq.match_line": (":green[:material/check_circle: exact match]", ":green[:material/check_circle: 完全匹配]"),
+    "seq2seq.mismatch_line": (":red[:material/cancel: wrong]", ":red[:material/cancel: 错误]"),
     "seq2seq.factorisation_header": ("The factorisation with live numbers (correct y, teacher forcing)",
                                      "带实时数值的分解（正确的 y，教师强制）"),
     "seq2seq.factor_table.step": ("t", "t"),
