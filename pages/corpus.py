@@ -34,6 +34,12 @@ for cell, name in zip(cells, ["characters", "sentences", "tokens", "types", "voc
 cells[5].metric(tr("corpus.metric.oov_valid"), f"{summary['oov_valid']:.2%}")
 cells[6].metric(tr("corpus.metric.oov_test"), f"{summary['oov_test']:.2%}")
 st.caption(tr("corpus.split_note", train=summary["train_sentences"], encoding=summary["encoding"]))
+found = [tr("corpus.markers.unk", n=corpus.markers["<unk>"])] if corpus.markers.get("<unk>") else []
+bounds = corpus.markers.get("<s>", 0) + corpus.markers.get("</s>", 0)
+if bounds:
+    found.append(tr("corpus.markers.bounds", n=bounds))
+if found:
+    st.info(" ".join(found))
 if corpus.true_entropy is not None:
     import math
 

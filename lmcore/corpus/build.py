@@ -12,7 +12,7 @@ import numpy as np
 from lmcore.corpus.decoding import clean_text, decode_bytes
 from lmcore.corpus.errors import CorpusError
 from lmcore.corpus.limits import Bounder, CorpusLimits
-from lmcore.corpus.segmentation import SENTENCE_MODES, TOKENIZERS, split_sentences, tokenize
+from lmcore.corpus.segmentation import SENTENCE_MODES, TOKENIZERS, marker_counts, split_sentences, tokenize
 from lmcore.corpus.vocabulary import Vocabulary
 
 Progress = Callable[[float, str], None]
@@ -47,6 +47,8 @@ class Corpus:
     ``true_entropy`` is the source's entropy rate in nats per token (``</s>`` counted) when the
     corpus was sampled from a known source, so ``exp(true_entropy)`` is the perplexity floor.
     ``bounded`` says what upload limits changed (see :mod:`lmcore.corpus.limits`); empty if none.
+    ``markers`` counts the literal ``<unk>``, ``<s>`` and ``</s>`` found in the text (read as the
+    models' own unknown-word symbol and sentence boundaries, see :func:`tokenize`).
     """
 
     name: str
@@ -61,6 +63,7 @@ class Corpus:
     vocab: Vocabulary
     true_entropy: float | None = None
     bounded: dict[str, int] = field(default_factory=dict, compare=False)
+    markers: dict[str, int] = field(default_factory=dict, compare=False)
     _mapped: dict[str, list[list[str]]] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
@@ -165,4 +168,5 @@ def build_corpus(
         vocab=vocab,
         true_entropy=true_entropy,
         bounded={k: v for k, v in bounder.applied.items() if v} if bounder else {},
+        markers=marker_counts(text),
     )

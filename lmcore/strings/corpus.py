@@ -22,6 +22,16 @@ STRINGS = {
         "can reach a perplexity below PPL* = e^H = {ppl:.3f}.",
         "该语料采样自已知的马尔可夫链：熵率 H = {h:.4f} 奈特/词元，因此任何模型的困惑度都不可能低于 PPL* = e^H = {ppl:.3f}。",
     ),
+    "corpus.markers.unk": (
+        "This text already marks unknown words: its {n:,} literal `<unk>` are read as the models' own `<unk>` "
+        "symbol (one token each, not `<`, `unk`, `>`).",
+        "该文本已标出未知词：其中 {n:,} 个字面 `<unk>` 被读作模型自己的 `<unk>` 符号（各算一个词元，而不是 `<`、`unk`、`>`）。",
+    ),
+    "corpus.markers.bounds": (
+        "Its {n:,} literal `<s>` / `</s>` are read as sentence boundaries (a `</s>` ends a sentence) and left out of "
+        "the tokens: every model adds its own.",
+        "其中 {n:,} 个字面 `<s>` / `</s>` 被读作句子边界（`</s>` 结束一个句子），不计入词元：每个模型都会自己加上。",
+    ),
     "corpus.zipf.title": ("Zipf's law: frequency vs rank (slope {slope:.2f})", "齐普夫定律：频率与排名（斜率 {slope:.2f}）"),
     "corpus.zipf.rank": ("rank r (log scale)", "排名 r（对数刻度）"),
     "corpus.zipf.freq": ("frequency f (log scale)", "频率 f（对数刻度）"),
