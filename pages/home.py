@@ -12,7 +12,7 @@ st.info(tr("home.current", name=corpus_label(corpus), summary=tr("sidebar.summar
 
 st.subheader(tr("home.map"))
 for stem, _, _ in PAGES[1:]:
-    left, right = st.columns([1, 3], vertical_alignment="center")
+    left, right = st.columns([1, 2], vertical_alignment="center")  # room for the longest page name at 1280 px
     left.page_link(f"pages/{stem}.py", label=tr(f"nav.{stem}"))
     right.markdown(tr(f"home.map.{stem}"))
 

@@ -125,10 +125,13 @@ def log_axis(fig: go.Figure, axis: str = "y", values: Sequence[float] | None = N
 
 
 def readable(fig: go.Figure) -> go.Figure:
-    """Dark 13 px tick text and dark axis titles on every axis (and colour bar) of ``fig``."""
+    """Dark 13 px tick text and dark axis titles on every axis (and colour bar) of ``fig``; dark
+    text on bars and markers."""
     fig.update_xaxes(tickfont=TICK_FONT, title_font=TITLE_FONT)
     fig.update_yaxes(tickfont=TICK_FONT, title_font=TITLE_FONT)
     for trace in fig.data:
         if "colorbar" in trace and getattr(trace, "showscale", True) is not False:
             trace.colorbar.tickfont = TICK_FONT
+        if trace.type in ("bar", "scatter") and trace.text is not None and trace.textfont.color is None:
+            trace.textfont.color = TICK_FONT["color"]  # values over bars, token labels
     return fig
