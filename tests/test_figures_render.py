@@ -68,6 +68,9 @@ def test_beam_tree_labels_never_overlap(page, k, pruned):
     draw(page, fig, 800)
     labels = boxes(page, ".textpoint text")
     assert labels and overlapping(labels) == []
+    dots = page.evaluate("""() => [...document.querySelectorAll('.scatterlayer .points path.point')].map(p => {
+        const b = p.getBoundingClientRect(); return {text: 'dot', x0: b.left, y0: b.top, x1: b.right, y1: b.bottom}; })""")
+    assert dots and overlapping(labels, dots, gap=1.0) == []
     shown = sum(len([s for s in tr.text if s]) for tr in fig.data if tr.mode == "markers+text")
     assert len(labels) == shown
 
@@ -106,6 +109,16 @@ def test_chinese_tokens_are_upright_and_apart(page, n):
     assert overlapping(ticks) == []
 
 
+@pytest.mark.parametrize("n_units", [8, 32, 64, 128])
+def test_unit_numbers_do_not_overlap(page, n_units):
+    from lmcore.figures.lstm import unit_heatmap
+
+    values = np.random.default_rng(0).random((n_units, 12))
+    draw(page, unit_heatmap(values, WORDS[:12], list(range(n_units))[::-1], "f(t)"), 720)
+    ticks = boxes(page, ".ytick text")
+    assert len(ticks) >= min(n_units, 8) and overlapping(ticks) == []
+
+
 def test_mean_loss_label_is_not_drawn_over_a_bar(page):
     from lmcore.figures.rnn import step_loss_figure
 
@@ -117,3 +130,21 @@ def test_mean_loss_label_is_not_drawn_over_a_bar(page):
         const b = p.getBoundingClientRect(); return {text: 'bar', x0: b.left, y0: b.top, x1: b.right, y1: b.bottom}; })""")
     assert label and len(bars) == len(losses)
     assert overlapping(label, bars) == []
+
+
+ZH_WORDS = ["林", "小雨", "今年", "<unk>", "，", "上", "五年级", "。", "</s>", "她", "喜欢", "画画"]
+
+
+@pytest.mark.parametrize("which", ["hidden", "loss"])
+def test_rnn_token_axes_fit_a_half_page_column(page, which):
+    """Both RNN charts sit side by side: at 400 px each, Chinese tokens stay upright and apart."""
+    from lmcore.figures.rnn import hidden_state_heatmap, step_loss_figure
+
+    n = len(ZH_WORDS)
+    fig = (hidden_state_heatmap(np.tanh(np.random.default_rng(0).normal(size=(n, 8))), ZH_WORDS, 2, "zh")
+           if which == "hidden" else step_loss_figure(np.linspace(1, 4, n), ZH_WORDS, 2, "zh"))
+    draw(page, fig, 400)
+    ticks = boxes(page, ".xtick text")
+    assert len(ticks) >= 4 and all("rotate" not in t["transform"] for t in ticks)
+    assert overlapping(ticks, gap=0.0) == []
+    assert all(b["x0"] - a["x1"] >= 2 for a, b in zip(ticks, ticks[1:])), [t["text"] for t in ticks]

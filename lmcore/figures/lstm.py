@@ -58,9 +58,11 @@ def unit_heatmap(values: np.ndarray, symbols: Sequence[str], units: Sequence[int
     fig = go.Figure(heat)
     if marker is not None:
         fig.add_vrect(x0=marker - 0.5, x1=marker + 0.5, line=dict(color="black", width=2))
-    y_step = max(1, math.ceil(n_units / 32))
+    height = max(280, min(700, 10 * n_units + 140))
+    row_px = (height - 130) / max(1, n_units)  # plotting area (margins 50 + 80) per unit row
+    y_step = max(1, math.ceil(17 / row_px))  # unit numbers at least 17 px apart (13 px text)
     fig.update_layout(
-        title=title, height=max(280, min(700, 10 * n_units + 140)), margin=dict(t=50, b=80),
+        title=title, height=height, margin=dict(t=50, b=80),
         xaxis=dict(title=t("lstm.fig.position", lang), **_token_axis(symbols)),
         yaxis=dict(title=t("lstm.fig.unit", lang), autorange="reversed", tickmode="array",
                    tickvals=list(range(0, n_units, y_step)), ticktext=[str(u) for u in list(units)[::y_step]]),

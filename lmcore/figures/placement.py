@@ -92,11 +92,14 @@ def label_box(cx: float, cy: float, text: str, position: str, marker_px: float, 
 
 def place_labels(points: Sequence[tuple[float, float]], texts: Sequence[str], candidates: Sequence[Sequence[str]],
                  order: Sequence[int], marker_px: Sequence[float] | float = 8, font_px: float = 12,
-                 bounds: tuple[float, float] | None = None) -> list[str | None]:
+                 bounds: tuple[float, float] | None = None, avoid_markers: bool = True) -> list[str | None]:
     """The position chosen for each label (None: hidden), trying ``candidates[i]`` in turn for the
-    labels in ``order``; ``points`` in pixels. ``bounds`` = (width, height): a label must lie inside."""
+    labels in ``order``; ``points`` in pixels. ``bounds`` = (width, height): a label must lie inside.
+    ``avoid_markers``: a label may not cover any marker either (its own is beside it by construction)."""
     sizes = marker_px if isinstance(marker_px, Sequence) else [marker_px] * len(points)
     taken: list[Box] = []
+    if avoid_markers:
+        taken = [Box(x - s / 2, y - s / 2, x + s / 2, y + s / 2) for (x, y), s in zip(points, sizes)]
     chosen: list[str | None] = [None] * len(points)
     for i in order:
         if not texts[i]:

@@ -10,11 +10,11 @@ from lmcore.figures.placement import token_ticks
 from lmcore.figures.style import readable
 from lmcore.i18n import t
 
-AXIS_WIDTH = 640
-"""Narrowest plotting-area width (px) of a token-axis chart at 1280×720."""
+AXIS_WIDTH = {"hidden": 250, "loss": 320, "bptt": 340, "animation": 380}
+"""Plotting-area width (px) of each token-axis chart at 1280×720 (half-page columns, colour bars)."""
 
 
-def _token_axis(tokens: list[str], title: str, width: float = AXIS_WIDTH) -> dict:
+def _token_axis(tokens: list[str], title: str, width: float) -> dict:
     """Integer positions 1..T with the tokens as tick labels (repeated tokens stay separate);
     horizontal where they fit or are Chinese, thinned to fit ``width`` px (see :func:`token_ticks`)."""
     step, horizontal = token_ticks([str(tok) for tok in tokens], width)
@@ -35,7 +35,7 @@ def hidden_state_heatmap(h: np.ndarray, tokens: list[str], step: int | None = No
         fig.add_vrect(x0=step - 0.5, x1=step + 0.5, line=dict(color="black", width=2))
     fig.update_layout(
         title=t("rnn_bptt.fig.h_title", lang),
-        xaxis=_token_axis(tokens, t("rnn_bptt.fig.input_axis", lang)),
+        xaxis=_token_axis(tokens, t("rnn_bptt.fig.input_axis", lang), AXIS_WIDTH["hidden"]),
         yaxis=dict(title=t("rnn_bptt.fig.unit_axis", lang)),
         margin=dict(t=60, b=40), height=380,
     )
@@ -55,7 +55,7 @@ def step_loss_figure(losses: np.ndarray, targets: list[str], step: int | None = 
                     name=t("rnn_bptt.fig.mean_J", lang, J=J, ppl=np.exp(J)), hoverinfo="skip")
     fig.update_layout(
         title=t("rnn_bptt.fig.loss_title", lang),
-        xaxis=_token_axis(targets, t("rnn_bptt.fig.target_axis", lang)),
+        xaxis=_token_axis(targets, t("rnn_bptt.fig.target_axis", lang), AXIS_WIDTH["loss"]),
         yaxis=dict(title=t("rnn_bptt.fig.loss_axis", lang)), showlegend=True,
         legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"),
         margin=dict(t=80, b=40), height=360,
@@ -87,7 +87,7 @@ def bptt_heatmap(norms: np.ndarray, tokens: list[str], window: int | None = None
                         name=t("rnn_bptt.fig.window", lang, w=window), hoverinfo="skip", showlegend=True)
     fig.update_layout(
         title=t("rnn_bptt.fig.bptt_title", lang),
-        xaxis=_token_axis(tokens, t("rnn_bptt.fig.k_axis", lang), 0.85 * AXIS_WIDTH),
+        xaxis=_token_axis(tokens, t("rnn_bptt.fig.k_axis", lang), AXIS_WIDTH["bptt"]),
         yaxis=dict(title=t("rnn_bptt.fig.t_axis", lang), autorange="reversed", tickvals=steps),
         legend=dict(orientation="h", y=-0.25), margin=dict(t=60, b=40), height=520,
     )
@@ -148,7 +148,7 @@ def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str
         sliders=[dict(x=0.08, y=-0.2, len=0.9, currentvalue=dict(prefix="t = "), steps=[
             dict(label=str(s), method="animate", args=[[str(s)], animate]) for s in range(1, T + 1)])],
     )
-    fig.update_xaxes(**_token_axis(inputs, t("rnn_bptt.fig.input_axis", lang), 0.55 * AXIS_WIDTH), row=1, col=1)
+    fig.update_xaxes(**_token_axis(inputs, t("rnn_bptt.fig.input_axis", lang), AXIS_WIDTH["animation"]), row=1, col=1)
     fig.update_yaxes(title_text=t("rnn_bptt.fig.unit_axis", lang), row=1, col=1)
     fig.update_xaxes(title_text=t("rnn_bptt.fig.prob_axis", lang), range=[0, 1], row=1, col=2)
     fig.update_yaxes(showticklabels=False, range=[0.5, k + 0.5], row=1, col=2)
