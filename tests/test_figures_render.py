@@ -148,3 +148,33 @@ def test_rnn_token_axes_fit_a_half_page_column(page, which):
     assert len(ticks) >= 4 and all("rotate" not in t["transform"] for t in ticks)
     assert overlapping(ticks, gap=0.0) == []
     assert all(b["x0"] - a["x1"] >= 2 for a, b in zip(ticks, ticks[1:])), [t["text"] for t in ticks]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ngram_charts_in_half_columns_keep_their_labels_upright(page, lang):
+    """The next-word and unseen-mass charts sit side by side (400 px each): every word and method
+    name is written, upright, none over another."""
+    from lmcore.figures.ngram import next_word_figure, unseen_mass_figure
+    from lmcore.ngram import METHODS
+
+    words = (ZH_WORDS if lang == "zh" else WORDS)[:12]
+    dists = {m: np.linspace(0.1, 0.01, len(words)) for m in ("mle", "add-delta", "modified-kn", "kn-notes")}
+    for fig, n in ((next_word_figure(words, dists, lang), len(words)),
+                   (unseen_mass_figure(list(METHODS), [0.0, 0.73, 0.13, 0.27, 0.2, 0.72], lang), len(METHODS))):
+        draw(page, fig, 400)
+        ticks = boxes(page, ".ytick text")
+        assert len(ticks) == n and all("rotate" not in t["transform"] for t in ticks)
+        assert overlapping(ticks) == [] and overlapping(boxes(page, ".xtick text")) == []
+
+
+@pytest.mark.parametrize("width, which", [(780, "bars"), (400, "run")])
+def test_chain_rule_tokens_of_a_long_chinese_sentence_stay_upright(page, width, which):
+    from lmcore.figures.ngram import chain_rule_bars, running_perplexity_figure
+    from lmcore.lm_protocol import TokenLogProbs
+
+    tokens = (ZH_WORDS * 3)[:30]
+    scores = TokenLogProbs(tokens, np.log(np.linspace(0.5, 0.01, 30)), np.zeros(30, dtype=bool))
+    draw(page, (chain_rule_bars if which == "bars" else running_perplexity_figure)(scores, "zh"), width)
+    ticks = boxes(page, ".xtick text")
+    assert len(ticks) >= 5 and all("rotate" not in t["transform"] for t in ticks)
+    assert overlapping(ticks) == []

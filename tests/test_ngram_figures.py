@@ -34,7 +34,7 @@ def test_figures_have_expected_traces(lang):
     assert len(die.data[0].y) == 7 and die.data[0].y[0] == pytest.approx(1 / 7)
     assert len(uniform_die_figure(1000, lang).data[0].y) == 60
     nxt = next_word_figure(["a", "<b>", "a"], {"mle": np.array([.5, .2, .1]), "add-delta": np.array([.4, .3, .1])}, lang)
-    assert [len(t.y) for t in nxt.data] == [3, 3] and list(nxt.layout.xaxis.ticktext) == ["a", "&lt;b&gt;", "a"]
+    assert [len(t.x) for t in nxt.data] == [3, 3] and list(nxt.layout.yaxis.ticktext) == ["a", "&lt;b&gt;", "a"]
     assert len(unseen_mass_figure(list(METHODS), [0.1] * 6, lang).data[0].x) == 6
     assert list(sparsity_figure([0.1, 0.5, 0.9], lang).data[0].x) == [1, 2, 3]
     grid = np.array([[10.0, np.inf], [5.0, 4.0]])

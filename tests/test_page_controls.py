@@ -132,12 +132,12 @@ def test_chain_rule_controls(lang):
         ("chain_mode", "type", None),
         ("chain_typed", "the river", None),
         ("chain_typed", "the sea", None),
-        ("chain_method", lambda w: next(o for o in w.options if o not in METHODS_LABELS(lang)), None),
+        ("chain_method", lambda w: next(o for o in w.options if o not in _method_labels(lang)), None),
         ("chain_order", 4, None),
     ])
 
 
-def METHODS_LABELS(lang):  # noqa: N802
+def _method_labels(lang):
     from lmcore.ngram import METHODS
 
     return {t(f"ngram.method.{m}", lang) for m in METHODS}

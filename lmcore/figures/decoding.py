@@ -135,6 +135,7 @@ def beam_tree_figure(tree: SearchTree, vocab: Sequence[str], greedy: Sequence[in
                         textposition=[where[i] or "top center" for i in nodes], textfont=dict(size=12),
                         marker=markers[state], hovertext=hover,
                         hoverinfo="text", name=t(f"decoding.state.{state}", lang),
+                        showlegend=state == FINISHED,  # kept/pruned are named once, by their edges
                         meta={"role": f"{state}_nodes", "nodes": nodes})
     hidden = sum(1 for w in where if w is None)
     heading = title or t("decoding.fig.tree_title", lang)

@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text, plotly_texts
-from lmcore.figures.placement import Frame, place_labels
+from lmcore.figures.placement import Frame, place_labels, token_ticks
 from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 from lmcore.lm_protocol import TokenLogProbs
@@ -17,6 +17,9 @@ CONT_WIDTH, CONT_HEIGHT = 700, 460
 """Plotting area width (px) the continuation scatter's labels are laid out for, and its height."""
 CONT_MARGIN = dict(t=80, b=50, l=60, r=20)
 LABEL_SPOTS = ("top center", "bottom center", "middle right", "middle left")
+CHAIN_WIDTH = {"bars": 720, "half": 320}
+"""Plotting-area widths (px) of the chain-rule charts at 1280×720: the bars full width, the two
+running charts side by side."""
 
 
 def method_label(method: str, lang: str = "en") -> str:
@@ -24,25 +27,31 @@ def method_label(method: str, lang: str = "en") -> str:
 
 
 def next_word_figure(words: Sequence[str], dists: dict[str, np.ndarray], lang: str = "en") -> go.Figure:
-    """Grouped bars: P(w | h) of the listed words under each method (``dists[method][i]``)."""
+    """Grouped horizontal bars: P(w | h) of the listed words (one row each, top to bottom) under each
+    method (``dists[method][i]``). Words on the vertical axis stay upright, Chinese included."""
     fig = go.Figure()
-    x = list(range(len(words)))
+    y = list(range(len(words)))
     for method, p in dists.items():
-        fig.add_bar(x=x, y=np.asarray(p), name=method_label(method, lang),
-                    hovertemplate="%{customdata}: %{y:.4f}<extra>" + method_label(method, lang) + "</extra>",
+        fig.add_bar(y=y, x=np.asarray(p), orientation="h", name=method_label(method, lang),
+                    hovertemplate="%{customdata}: %{x:.4f}<extra>" + method_label(method, lang) + "</extra>",
                     customdata=plotly_texts(words))
-    fig.update_layout(title=t("ngram.fig.next.title", lang), barmode="group",
-                      xaxis=dict(tickvals=x, ticktext=plotly_texts(words), title=t("ngram.fig.next.x", lang)),
-                      yaxis=dict(title="P(w | h)"), margin=dict(t=60, b=40))
+    per_word = max(18, 6 * len(dists))
+    fig.update_layout(title=t("ngram.fig.next.title", lang), barmode="group", height=150 + per_word * max(1, len(words)),
+                      yaxis=dict(tickvals=y, ticktext=plotly_texts(words), title=t("ngram.fig.next.x", lang),
+                                 autorange="reversed"),
+                      xaxis=dict(title="P(w | h)"), margin=dict(t=90, b=40),
+                      legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0))
     return readable(fig)
 
 
 def unseen_mass_figure(methods: Sequence[str], mass: Sequence[float], lang: str = "en") -> go.Figure:
-    """Bar per method: Σ P(w | h) over the words never seen after h (the mass moved to them)."""
-    fig = go.Figure(go.Bar(x=[method_label(m, lang) for m in methods], y=list(mass),
-                           text=[f"{v:.3f}" for v in mass], textposition="outside"))
-    fig.update_layout(title=t("ngram.fig.unseen.title", lang), yaxis=dict(title=t("ngram.fig.unseen.y", lang)),
-                      margin=dict(t=60, b=40))
+    """Horizontal bar per method: Σ P(w | h) over the words never seen after h (the mass moved to them)."""
+    labels = [method_label(m, lang) for m in methods]
+    fig = go.Figure(go.Bar(y=labels, x=list(mass), orientation="h", text=[f"{v:.3f}" for v in mass],
+                           textposition="outside", cliponaxis=False))
+    fig.update_layout(title=t("ngram.fig.unseen.title", lang), height=360,
+                      xaxis=dict(title=t("ngram.fig.unseen.y", lang), range=[0, 1.15 * max(list(mass) + [0.1])]),
+                      yaxis=dict(autorange="reversed"), margin=dict(t=60, b=40, r=40))
     return readable(fig)
 
 
@@ -133,6 +142,16 @@ def _positions(scores: TokenLogProbs) -> tuple[list[int], list[str]]:
     return list(range(len(scores.tokens))), plotly_texts(scores.tokens)
 
 
+def _token_axis(scores: TokenLogProbs, width: float) -> dict:
+    """Positions 0..T−1 labelled by the tokens: upright where they fit or are Chinese (thinned to
+    fit ``width`` px, see :func:`token_ticks`), Latin words slanted otherwise."""
+    step, horizontal = token_ticks([str(tok) for tok in scores.tokens], width)
+    ticks = list(range(0, len(scores.tokens), step))
+    labels = plotly_texts(scores.tokens)
+    return dict(tickmode="array", tickvals=ticks, ticktext=[labels[i] for i in ticks],
+                tickangle=0 if horizontal else -45)
+
+
 def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     """P(x_t | x_<t) per token; hover tells the path; zero probabilities marked in red."""
     x, ticks = _positions(scores)
@@ -142,7 +161,7 @@ def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     fig = go.Figure(go.Bar(x=x, y=p, marker_color=colors, hovertext=hover, hoverinfo="text",
                            text=[f"{v:.3g}" for v in p], textposition="outside"))
     fig.update_layout(title=t("chain_rule.fig.bars.title", lang),
-                      xaxis=dict(tickvals=x, ticktext=ticks), yaxis=dict(title="P(x_t | x_<t)"),
+                      xaxis=_token_axis(scores, CHAIN_WIDTH["bars"]), yaxis=dict(title="P(x_t | x_<t)"),
                       margin=dict(t=60, b=40))
     log_axis(fig, "y", values=[v for v in p if v > 0] + [1.0], headroom=0.12)  # room for the labels above bars
     return readable(fig)
@@ -150,22 +169,22 @@ def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
 
 def cumulative_logprob_figure(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     """Σ_{s≤t} ln P(x_s | x_<s): the log-probability of the prefix, token by token."""
-    x, ticks = _positions(scores)
+    x = list(range(len(scores.tokens)))
     with np.errstate(invalid="ignore"):
         cum = np.cumsum(scores.logprobs)
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(cum), cum, None), mode="lines+markers"))
-    fig.update_layout(title=t("chain_rule.fig.cum.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
+    fig.update_layout(title=t("chain_rule.fig.cum.title", lang), xaxis=_token_axis(scores, CHAIN_WIDTH["half"]),
                       yaxis=dict(title=t("chain_rule.fig.cum.y", lang)), margin=dict(t=60, b=40))
     return readable(fig)
 
 
 def running_perplexity_figure(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     """exp(−(1/t) Σ_{s≤t} ln P(x_s | x_<s)) after each token t."""
-    x, ticks = _positions(scores)
+    x = list(range(len(scores.tokens)))
     with np.errstate(invalid="ignore", over="ignore"):
         run = np.exp(-np.cumsum(scores.logprobs) / np.arange(1, len(x) + 1))
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(run), run, None), mode="lines+markers"))
-    fig.update_layout(title=t("chain_rule.fig.run.title", lang), xaxis=dict(tickvals=x, ticktext=ticks),
+    fig.update_layout(title=t("chain_rule.fig.run.title", lang), xaxis=_token_axis(scores, CHAIN_WIDTH["half"]),
                       yaxis=dict(title="PPL"), margin=dict(t=60, b=40))
     log_axis(fig, "y")
     return readable(fig)

@@ -55,7 +55,7 @@ STRINGS = {
     ),
     "gradients.activation_note": (
         "The activation only changes the RNN: its curve is hidden (RNN not selected), the panels below still follow it.",
-        "激活函数只影响 RNN：其曲线已隐藏（未选 RNN），下方的面板仍随之变化。"
+        "激活函数只影响 RNN：其曲线已隐藏（未选 RNN），下方的面板仍随之变化。",
     ),
     "gradients.exploded_msg": (
         "{cell}: the gradient norm exploded (inf/NaN in float64) at distance {k}.",
