@@ -14,8 +14,6 @@ from ui.state import tr
 def configure_process() -> None:
     """Once per server process, before any page computes: torch runs each small model on one thread
     (runs go in parallel on the job scheduler's workers instead); no run changes it later."""
-    import threading
-
     import torch
 
     torch.set_num_threads(max(1, int(os.environ.get("LMLAB_TORCH_THREADS", "1"))))
@@ -34,15 +32,6 @@ def _warm_imports() -> None:
             importlib.import_module(name)
         except Exception:  # a page that needs it reports the problem itself
             pass
-
-    def warm_up() -> None:
-        """The first model built on the meta device (lmcore.seeding) imports torch._dynamo: seconds that
-        would otherwise land on the first page opening a model. Done here, off the request path."""
-        from lmcore.seeding import build_seeded
-
-        build_seeded(lambda: torch.nn.Embedding(1, 1), 0)
-
-    threading.Thread(target=warm_up, name="lmlab-warm-up", daemon=True).start()
 
 
 configure_process()

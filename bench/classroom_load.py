@@ -193,7 +193,7 @@ class Student:
             self.cls["go"].set()
         try:
             await asyncio.wait_for(self.cls["go"].wait(), 15)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         if not self.client.has_widget(button):
             self.rec.error(self.i, "client", f"no button {button} on {target}: {sorted(self.client.widget_keys())}")

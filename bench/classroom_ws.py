@@ -253,7 +253,7 @@ class WsStudent:
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     async def _auto_rerun(self, fragment_id: str, interval: float) -> None:

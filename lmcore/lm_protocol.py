@@ -13,7 +13,8 @@ out), next-symbol distributions, per-token and sentence log-probabilities, perpl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 

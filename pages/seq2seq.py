@@ -89,7 +89,7 @@ def bottleneck_section(task: str, models: dict) -> None:
     st.subheader(tr("seq2seq.bottleneck_header"))
     st.markdown(tr("seq2seq.bottleneck_note", n=EVAL_N))
     results = {}
-    for variant, (model, recipe, curve, shipped) in models.items():
+    for variant, (model, recipe, curve, _shipped) in models.items():
         if curve is None:  # a shipped file without its measured curve (rerun make_pretrained.py --eval-only)
             with st.spinner(tr("seq2seq.measuring", variant=tr(f"seq2seq.variant.{variant}"))):
                 curve = _measure(task, variant, model, recipe)

@@ -91,7 +91,7 @@ def styled(fig, projector: bool):
 
 
 # ------------------------------------------------------------------------------------------ the deck
-def deck(page: str) -> "Deck":
+def deck(page: str) -> Deck:
     """Teaching mode for one page (a key of :data:`lmcore.teaching.LESSONS`)."""
     return Deck(page)
 

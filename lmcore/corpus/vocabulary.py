@@ -22,7 +22,7 @@ class Vocabulary:
         object.__setattr__(self, "stoi", {w: i for i, w in enumerate(self.itos)})
 
     @classmethod
-    def build(cls, sentences: Iterable[list[str]], min_count: int = 1, max_size: int | None = None) -> "Vocabulary":
+    def build(cls, sentences: Iterable[list[str]], min_count: int = 1, max_size: int | None = None) -> Vocabulary:
         """Keep tokens seen at least ``min_count`` times, at most ``max_size`` of them (plus ``<unk>``)."""
         counts = Counter(tok for sentence in sentences for tok in sentence)
         ranked = sorted((w for w, c in counts.items() if c >= min_count and w != UNK), key=lambda w: (-counts[w], w))

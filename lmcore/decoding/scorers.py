@@ -15,7 +15,7 @@ Prefix = tuple[int, ...]
 Scorer = Callable[[Sequence[Prefix]], "torch.Tensor | np.ndarray"]
 
 
-def as_logprob_tensor(rows: "torch.Tensor | np.ndarray") -> torch.Tensor:
+def as_logprob_tensor(rows: torch.Tensor | np.ndarray) -> torch.Tensor:
     """A scorer's output as a float64 torch tensor (no copy when it already is one)."""
     return torch.as_tensor(rows, dtype=torch.float64)
 

@@ -120,7 +120,7 @@ def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target:
     """Distill-style connectivity: input token k shaded by log10 ‖∂J(t)/∂x(k)‖ for the loss of
     predicting ``target``, one row per model (relative to the row's largest value)."""
     rows, text, custom = [], [], []
-    for model, values in norms.items():
+    for values in norms.values():
         logs = np.log10(np.clip(values, 1e-300, None))
         top = logs.max() if logs.size else 0.0
         row = logs - top

@@ -49,5 +49,5 @@ def tex_words(tex: str, lang: str, words: Iterable[str] = TEX_WORDS) -> str:
         if word == "smooth":
             tex = tex.replace("_{smooth}", r"_{\text{" + local + "}}")
         else:
-            tex = re.sub(r"\\text\{(\s*)" + word + r"(\s*)\}", lambda m: rf"\text{{{m[1]}{local}{m[2]}}}", tex)
+            tex = re.sub(r"\\text\{(\s*)" + word + r"(\s*)\}", lambda m, local=local: rf"\text{{{m[1]}{local}{m[2]}}}", tex)
     return tex

@@ -1,7 +1,7 @@
 """Figures of the n-gram and chain-rule pages (data in, plotly Figure out)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go

@@ -52,7 +52,7 @@ class Box:
     x1: float
     y1: float
 
-    def overlaps(self, other: "Box", gap: float = 1.0) -> bool:
+    def overlaps(self, other: Box, gap: float = 1.0) -> bool:
         return not (self.x1 + gap <= other.x0 or other.x1 + gap <= self.x0
                     or self.y1 + gap <= other.y0 or other.y1 + gap <= self.y0)
 

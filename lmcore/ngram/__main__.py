@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from lmcore.ngram.methods import ARPA_METHODS, METHODS
 from lmcore.ngram.model import MAX_ORDER, NgramModel

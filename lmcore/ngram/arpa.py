@@ -28,7 +28,7 @@ def _log10(x: np.ndarray) -> np.ndarray:
     return np.where(x > 0, out, LOG_ZERO)
 
 
-def arpa_lines(model: "NgramModel") -> list[str]:
+def arpa_lines(model: NgramModel) -> list[str]:
     """The ARPA text of ``model`` as lines."""
     if model.method not in ARPA_METHODS:
         raise ValueError(f"{model.method!r} cannot be written as a backoff (ARPA) model; "
@@ -57,7 +57,7 @@ def arpa_lines(model: "NgramModel") -> list[str]:
     return lines
 
 
-def write_arpa(model: "NgramModel", target: str | Path | IO[str]) -> None:
+def write_arpa(model: NgramModel, target: str | Path | IO[str]) -> None:
     """Write ``model`` in ARPA format to a path or an open text file."""
     lines = arpa_lines(model)
     ctx = open(target, "w", encoding="utf-8") if isinstance(target, (str, Path)) else nullcontext(target)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

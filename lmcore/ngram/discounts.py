@@ -13,7 +13,7 @@ and D(a) = D_min(a,3). When some n_j is 0 or a D_j falls outside [0, j] (tiny co
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

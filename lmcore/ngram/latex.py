@@ -6,7 +6,7 @@ models too.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from lmcore.lm_protocol import Perplexity, TokenLogProbs
 from lmcore.ngram.explain import KnTerms

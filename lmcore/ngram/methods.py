@@ -1,7 +1,7 @@
 """The smoothing methods an :class:`~lmcore.ngram.model.NgramModel` can use."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Sequence
+from typing import IO
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -73,7 +74,7 @@ class NgramModel(LanguageModelMixin):
 
     @classmethod
     def fit(cls, sentences: Sequence[Sequence[str]], order: int = 3, method: str = "modified-kn",
-            delta: float = 1.0, discount: float = 0.75) -> "NgramModel":
+            delta: float = 1.0, discount: float = 0.75) -> NgramModel:
         """Count and smooth in one go: ``NgramModel.fit(train, 5, "modified-kn")``."""
         return cls(count_ngrams(sentences, order), order, method, delta, discount)
 

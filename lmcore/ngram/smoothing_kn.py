@@ -20,7 +20,7 @@ KenLM the unigram level interpolates with the uniform distribution (1/|V|) in ev
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

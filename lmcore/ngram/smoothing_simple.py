@@ -8,7 +8,7 @@ add-δ (notes): P(w | h) = (C(h, w) + δ) / (C(h) + δ|V|)  (δ = 1: Laplace; el
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

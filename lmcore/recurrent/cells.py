@@ -15,7 +15,7 @@ initial state (zeros for z and gates: there is no step 0).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import torch
 from torch import Tensor, nn

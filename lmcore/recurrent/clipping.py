@@ -8,7 +8,7 @@ vanished gradient. ‖ĝ‖ is the global L2 norm over all parameters' gradients
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import torch

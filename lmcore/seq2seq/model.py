@@ -43,7 +43,7 @@ class Encoded:
     mask: torch.Tensor
     final: tuple[torch.Tensor, torch.Tensor]
 
-    def repeat(self, n: int) -> "Encoded":
+    def repeat(self, n: int) -> Encoded:
         """The same (single) source for ``n`` decoder hypotheses."""
         return Encoded(self.states.expand(n, -1, -1), self.mask.expand(n, -1),
                        (self.final[0].expand(n, -1), self.final[1].expand(n, -1)))

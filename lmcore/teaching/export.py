@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 import plotly.graph_objects as go
 

@@ -4,7 +4,7 @@ each page's slides in the order of the course notes (page sections and predict-t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 from lmcore.ngram import NgramCounts
 from lmcore.teaching.decoding_questions import decoding_questions

@@ -7,7 +7,7 @@ Scores come from :meth:`lmcore.ngram.NgramModel.sentence_logprobs` and :func:`pe
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

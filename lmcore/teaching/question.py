@@ -11,7 +11,8 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from lmcore.i18n import t
 

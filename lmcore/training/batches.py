@@ -26,7 +26,7 @@ class Batch:
     def n_targets(self) -> int:
         return int((self.targets != IGNORE).sum())
 
-    def chunks(self, bptt: int) -> Iterator["Batch"]:
+    def chunks(self, bptt: int) -> Iterator[Batch]:
         """Consecutive time slices of at most ``bptt`` steps (truncated BPTT)."""
         for start in range(0, self.inputs.shape[1], bptt):
             yield Batch(self.inputs[:, start:start + bptt], self.targets[:, start:start + bptt])

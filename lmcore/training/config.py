@@ -71,7 +71,7 @@ class TrainConfig:
         data = {k: v for k, v in asdict(self).items() if k not in skip}
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
-    def with_(self, **changes: object) -> "TrainConfig":
+    def with_(self, **changes: object) -> TrainConfig:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
@@ -79,7 +79,7 @@ class TrainConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> "TrainConfig":
+    def from_dict(cls, data: dict[str, object]) -> TrainConfig:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 
