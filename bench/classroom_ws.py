@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 import requests
 import websockets
+from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Common_pb2 import FileURLs, UploadedFileInfo
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -82,6 +83,7 @@ class WsStudent:
         self.widgets: dict[str, tuple[str, object]] = {}  # widget id -> (element type, proto)
         self.progress: dict[tuple, int] = {}
         self.exceptions = 0  # exception boxes on the current page
+        self.alerts: dict[tuple, str] = {}  # st.error messages on the current page
         self.fragment_of: dict[str, str] = {}  # widget id -> the fragment it is drawn in ("" if none)
         self.run_fragments: tuple = ()  # fragment ids of the run in progress (empty: a full run)
         self.finished_log: list[tuple[tuple, int]] = []  # (fragment ids, status) of every finished run
@@ -200,7 +202,7 @@ class WsStudent:
         self.run_fragments = tuple(msg.metadata.run.fragment_ids)  # runs of one session never overlap
         if not msg.metadata.run.fragment_ids:  # a full run: the page is drawn anew
             self.runs += 1
-            self.page, self.widgets, self.progress, self.exceptions = {}, {}, {}, 0
+            self.page, self.widgets, self.progress, self.exceptions, self.alerts = {}, {}, {}, 0, {}
             for task in self.auto_reruns.values():  # the frontend clears them on a full run
                 task.cancel()
             self.auto_reruns = {}
@@ -217,6 +219,8 @@ class WsStudent:
             self.rec.error(self.index, "exception", f"{element.exception.type}: {element.exception.message}")
         elif kind == "progress":
             self.progress[path] = element.progress.value
+        elif kind == "alert" and element.alert.format == Alert.ERROR:
+            self.alerts[path] = element.alert.body
         elif kind in WIDGETS:
             proto = getattr(element, kind)
             self.widgets[proto.id] = (kind, proto)
@@ -372,6 +376,10 @@ class WsStudent:
                 if msg.delta.new_element.WhichOneof("type") == "text":
                     return True
         return False
+
+    async def error_messages(self) -> list[str]:
+        """The st.error boxes on the page (an upload the app refuses explains itself in one)."""
+        return list(self.alerts.values())
 
     def training_active(self) -> bool:
         """A training still shows progress: a bar below 100 % or a fragment that polls for it."""
