@@ -163,5 +163,9 @@ class BrowserStudent:
     async def shows_in_text_element(self, marker: str) -> bool:
         return await self.page.locator("[data-testid='stText']", has_text=marker).count() > 0
 
+    async def error_messages(self) -> list[str]:
+        boxes = self.page.locator("[data-testid='stAlertContentError']")
+        return [await boxes.nth(n).inner_text() for n in range(await boxes.count())]
+
     def training_active(self) -> bool:
         return False  # training is started by websocket students only

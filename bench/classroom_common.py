@@ -125,6 +125,7 @@ class Recorder:
                   ("uploads_checked", str(self.own_marker_checks["ok"])),
                   ("uploads_not_shown", str(self.own_marker_checks["missing"])),
                   ("uploads_unchecked", str(self.own_marker_checks["unchecked"])),
+                  ("uploads_refused_with_a_message", str(self.own_marker_checks["refused"])),
                   ("trainings_started", str(self.trainings_started))]
         for name, values in (("settle", times), ("settle_during_training", busy)):
             if values:

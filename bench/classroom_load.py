@@ -178,6 +178,9 @@ class Student:
         shown = (marker.encode() if isinstance(text, bytes) else marker) in text
         if shown and await self.client.shows_in_text_element(marker):
             self.rec.own_marker_checks["ok"] += 1
+        elif messages := await self.client.error_messages():  # refused, and the page says why
+            self.rec.own_marker_checks["refused"] += 1
+            self.rec.error_details.append(f"session {self.i} upload refused: {name}: {messages[0][:200]!r}")
         else:
             self.rec.own_marker_checks["missing"] += 1
             self.rec.error(self.i, "upload_not_shown", f"{name}: marker {'only in the file name' if shown else 'absent'}")

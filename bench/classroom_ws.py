@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 import requests
 import websockets
+from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Common_pb2 import FileURLs, UploadedFileInfo
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -38,6 +39,7 @@ from classroom_common import NOT_MOVED, REPLICA_COOKIE, XSRF_COOKIE, Recorder, S
 
 WIDGETS = {"button", "checkbox", "file_uploader", "number_input", "radio", "selectbox", "slider", "text_input"}
 FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY
+FRAGMENT_DONE = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 COMPILE_ERROR = ForwardMsg.FINISHED_WITH_COMPILE_ERROR
 
 
@@ -81,6 +83,10 @@ class WsStudent:
         self.widgets: dict[str, tuple[str, object]] = {}  # widget id -> (element type, proto)
         self.progress: dict[tuple, int] = {}
         self.exceptions = 0  # exception boxes on the current page
+        self.alerts: dict[tuple, str] = {}  # st.error messages on the current page
+        self.fragment_of: dict[str, str] = {}  # widget id -> the fragment it is drawn in ("" if none)
+        self.run_fragments: tuple = ()  # fragment ids of the run in progress (empty: a full run)
+        self.finished_log: list[tuple[tuple, int]] = []  # (fragment ids, status) of every finished run
         self.values: dict[str, WidgetState] = {}  # what the frontend's WidgetStateManager holds
         self.cache: dict[str, bytes] = {}
         self.pages: dict[str, str] = {}  # url path ("" for the default page) -> page script hash
@@ -160,6 +166,7 @@ class WsStudent:
         elif kind == "delta":
             self._on_delta(msg, raw)
         elif kind == "script_finished":
+            self.finished_log.append((self.run_fragments, msg.script_finished))
             if msg.script_finished in (FINISHED, COMPILE_ERROR) and not msg.metadata.run.fragment_ids:
                 self.finished = self.runs
                 self.values = {k: v for k, v in self.values.items() if k in self.widgets}
@@ -192,9 +199,10 @@ class WsStudent:
         if msg.new_session.HasField("initialize"):
             self.session_id = msg.new_session.initialize.session_id
         self.page_hash = msg.new_session.page_script_hash
+        self.run_fragments = tuple(msg.metadata.run.fragment_ids)  # runs of one session never overlap
         if not msg.metadata.run.fragment_ids:  # a full run: the page is drawn anew
             self.runs += 1
-            self.page, self.widgets, self.progress, self.exceptions = {}, {}, {}, 0
+            self.page, self.widgets, self.progress, self.exceptions, self.alerts = {}, {}, {}, 0, {}
             for task in self.auto_reruns.values():  # the frontend clears them on a full run
                 task.cancel()
             self.auto_reruns = {}
@@ -211,9 +219,12 @@ class WsStudent:
             self.rec.error(self.index, "exception", f"{element.exception.type}: {element.exception.message}")
         elif kind == "progress":
             self.progress[path] = element.progress.value
+        elif kind == "alert" and element.alert.format == Alert.ERROR:
+            self.alerts[path] = element.alert.body
         elif kind in WIDGETS:
             proto = getattr(element, kind)
             self.widgets[proto.id] = (kind, proto)
+            self.fragment_of[proto.id] = msg.delta.fragment_id
             if getattr(proto, "set_value", False):  # the server set it: the frontend takes it over
                 self.values.pop(proto.id, None)
 
@@ -239,12 +250,21 @@ class WsStudent:
         except websockets.ConnectionClosed as error:
             raise ConnectionError(f"websocket closed: {error}") from error
 
-    async def _rerun(self, query=None, page_name="", page_hash=None, extra=(), timeout=None) -> None:
-        """Ask for a full run and wait until it has finished."""
-        before, timeout = self.runs, timeout or self.timeout
-        await self._send(self._client_state(query, page_name, page_hash, extra))
+    async def _rerun(self, query=None, page_name="", page_hash=None, extra=(), timeout=None, fragment="") -> None:
+        """Ask for a full run (or a run of one fragment, as the frontend does for a widget drawn in a
+        fragment) and wait until it has finished: the fragment's run, or a full run started since."""
+        before, logged, timeout = self.runs, len(self.finished_log), timeout or self.timeout
+        msg = self._client_state(query, page_name, page_hash, extra)
+        msg.rerun_script.fragment_id = fragment
+        await self._send(msg)
         deadline = time.monotonic() + timeout
-        while not (self.runs > before and self.finished == self.runs):
+
+        def done() -> bool:
+            if self.runs > before and self.finished == self.runs:
+                return True
+            return bool(fragment) and any(fragment in ids and status == FRAGMENT_DONE
+                                          for ids, status in self.finished_log[logged:])
+        while not done():
             if self.closing:
                 raise ConnectionError("websocket closed")
             remaining = deadline - time.monotonic()
@@ -277,14 +297,14 @@ class WsStudent:
     async def move_control(self, rng: random.Random) -> float | None:
         """Give one random keyed widget of the page a new value; None when there is none to move."""
         candidates = [(k, p) for k, p in self.widgets.values()
-                      if k not in ("button", "file_uploader", "text_input") and not p.disabled
+                      if k not in ("button", "file_uploader", "text_input") and not p.disabled and not p.form_id
                       and not user_key(p.id).startswith(NOT_MOVED) and user_key(p.id) != "None"]
-        rng.shuffle(candidates)
+        rng.shuffle(candidates)  # (a widget in a form starts no run: it waits for the form's submit)
         for kind, proto in candidates:
             if (state := random_value(kind, proto, rng)) is not None:
                 start = time.monotonic()
                 self.values[proto.id] = state
-                await self._rerun()
+                await self._rerun(fragment=self.fragment_of.get(proto.id, ""))
                 return time.monotonic() - start
         return None
 
@@ -299,8 +319,10 @@ class WsStudent:
         else:
             state.double_array_value.data.append(found[0].min)
         self.values[state.id] = state
+        if found[0].form_id:  # held by the form until Train submits it: no run
+            return None
         start = time.monotonic()
-        await self._rerun()
+        await self._rerun(fragment=self.fragment_of.get(state.id, ""))
         return time.monotonic() - start
 
     def widget_keys(self) -> list[str]:
@@ -313,7 +335,8 @@ class WsStudent:
         """Press the button with ``key=key`` (a trigger value sent with one run only)."""
         button = next(p for k, p in self.widgets.values() if k == "button" and user_key(p.id) == key)
         start = time.monotonic()
-        await self._rerun(extra=[WidgetState(id=button.id, trigger_value=True)], timeout=timeout)
+        await self._rerun(extra=[WidgetState(id=button.id, trigger_value=True)], timeout=timeout,
+                          fragment=self.fragment_of.get(button.id, ""))
         return time.monotonic() - start
 
     async def upload(self, name: str, data: bytes) -> float:
@@ -353,6 +376,10 @@ class WsStudent:
                 if msg.delta.new_element.WhichOneof("type") == "text":
                     return True
         return False
+
+    async def error_messages(self) -> list[str]:
+        """The st.error boxes on the page (an upload the app refuses explains itself in one)."""
+        return list(self.alerts.values())
 
     def training_active(self) -> bool:
         """A training still shows progress: a bar below 100 % or a fragment that polls for it."""

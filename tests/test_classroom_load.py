@@ -1,7 +1,8 @@
 """A short classroom load test: 5 students for 20 s on a server of their own (one of them in Chromium).
 
 Asserts what must hold at any speed: every planned action happened (each student opened the app,
-3 uploads — English, Chinese, 5 MB — each seen by its uploader on the Corpus page, 2 trainings
+3 uploads — English, Chinese, 5 MB — each seen by its uploader on the Corpus page or refused with a
+message, 2 trainings
 pressed at the same moment), no error (exception box, traceback, dropped connection, HTTP error,
 page that never settles) and no student ever saw another one's upload. Times are printed, never
 asserted. Trainings use the smallest step count and the students visit the pages whose caches a
@@ -57,7 +58,9 @@ def test_every_planned_action_happened(figures):
     assert int(figures["actions"]) > 5 + 3 + 2
     for kind in ("en", "zh", "big"):
         assert int(figures[f"actions_upload_{kind}"]) == 1
-    assert int(figures["uploads_checked"]) == 3 and int(figures["uploads_not_shown"]) == 0
+    # each upload is on its uploader's Corpus page, or refused with a message (the server's memory budget)
+    assert int(figures["uploads_checked"]) + int(figures["uploads_refused_with_a_message"]) == 3
+    assert int(figures["uploads_not_shown"]) == 0 and int(figures["uploads_unchecked"]) == 0
     assert int(figures["trainings_started"]) == 2 and int(figures["actions_train"]) == 2
 
 
