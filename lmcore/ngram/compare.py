@@ -88,7 +88,7 @@ def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
         for order in range(model.order - 1, 0, -1):
             t = model.tables[order - 1]
             words.append(names[int(t.word[row])])
-            row = int(t.ctx[row])
+            row = int(t.ctx_of(row))
         out.append(words[::-1])
     return out or [["<s>"]]
 

@@ -1,187 +1,171 @@
-"""Vectorised n-gram counting with integer ids (no Python dict per token).
+"""n-gram counting on the padded id stream (see :mod:`lmcore.ngram.vocab`), tables as sorted arrays.
 
 Every training sentence becomes ``<s> w1 … wT </s>`` (one ``<s>``, used as context only; ``</s>``
-is predicted). The padded sentences are concatenated into one id stream; ``pos[t]`` is the position of
-token ``t`` inside its sentence (0 at ``<s>``). The n-gram of order k ending at ``t`` exists when
-``pos[t] >= k-1``.
+is predicted). The n-gram of order k ending at position t exists when ``pos[t] >= k-1``.
 
-Tables are tries stored as sorted arrays: row r of order k is the n-gram ``(h, w)`` with
-``key = row_of(h in order k-1) * V1 + id(w)``, so all n-grams sharing a context h are contiguous
-and ``ctx_start[c] : ctx_start[c+1]`` lists the continuations of context row c.
+A table of order k is a trie level stored as sorted arrays: row r is the n-gram ``(h, w)``; rows
+are sorted by (row of h in order k-1, id of w), i.e. lexicographically by their word ids, so all
+n-grams sharing a context h are contiguous: ``ctx_start[c] : ctx_start[c+1]`` lists the
+continuations of context row c, by increasing word id. Each order is counted with one packed
+sort of its occurrences (:mod:`lmcore.ngram.sorting`); the rank of every occurrence is the next
+order's context row. Held per n-gram: word, count, suffix (int32) and one ``ctx_start`` entry in
+the next order — 16 bytes.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from itertools import chain
 from typing import Sequence
 
 import numpy as np
 
-UNK, EOS, BOS = "<unk>", "</s>", "<s>"
-UNK_ID, EOS_ID = 0, 1
+from lmcore.ngram.sorting import Occurrences, sorted_groups
+from lmcore.ngram.vocab import (BOS, EOS, EOS_ID, UNK, UNK_ID, Stream, Vocab, build_vocab,  # noqa: F401
+                                encode)
 
-
-@dataclass(frozen=True)
-class Vocab:
-    """Token ids: ``<unk>`` = 0, ``</s>`` = 1, training words by decreasing count, then ``<s>`` last.
-
-    ``words`` are the predictable tokens (|V| of the notes, ``<s>`` excluded); ``bos`` = len(words).
-    """
-
-    words: list[str]
-    stoi: dict[str, int]
-
-    @property
-    def size(self) -> int:
-        """|V|: the number of predictable tokens (``<unk>`` and ``</s>`` included, ``<s>`` not)."""
-        return len(self.words)
-
-    @property
-    def bos(self) -> int:
-        return len(self.words)
-
-    @property
-    def n_ids(self) -> int:
-        """V1 = |V| + 1 (``<s>`` included): the radix of the packed keys."""
-        return len(self.words) + 1
-
-    def ids(self, tokens: Sequence[str]) -> np.ndarray:
-        """Ids of tokens; words outside the vocabulary become ``<unk>`` (id 0)."""
-        get = self.stoi.get
-        return np.fromiter((get(w, UNK_ID) for w in tokens), dtype=np.int64, count=len(tokens))
-
-
-def build_vocab(sentences: Sequence[Sequence[str]]) -> tuple[Vocab, Counter]:
-    """The vocabulary of the training sentences and their raw counts (literal ``<s>``/``</s>``
-    inside sentences are kept in the counter, so callers know whether to clean them out)."""
-    counter = Counter(chain.from_iterable(sentences))
-    words = [UNK, EOS] + [w for w, _ in counter.most_common() if w not in (UNK, BOS, EOS)]
-    stoi = {w: i for i, w in enumerate(words)}
-    stoi[BOS] = len(words)
-    return Vocab(words, stoi), counter
-
-
-@dataclass(frozen=True)
-class Stream:
-    """Padded sentences as one id stream. ``oov[t]`` marks tokens unseen in training."""
-
-    ids: np.ndarray
-    pos: np.ndarray
-    oov: np.ndarray
-    starts: np.ndarray  # index of each sentence's <s>
-
-
-def encode(sentences: Sequence[Sequence[str]], vocab: Vocab, unk_trained: bool = False,
-           clean: bool = True, mark_oov: bool = True) -> Stream:
-    """Turn sentences into a :class:`Stream` ``<s> w1 … wT </s> <s> …``.
-
-    A token is OOV when it is not a training word: a string outside the vocabulary, or a literal
-    ``<unk>`` when ``<unk>`` did not occur in training (``unk_trained`` False). Literal
-    ``<s>``/``</s>`` tokens inside a sentence are dropped (``clean``; the training path skips this
-    when the vocabulary counter saw none). ``mark_oov=False`` leaves the OOV mask empty.
-    """
-    sents = [[w for w in s if w != BOS and w != EOS] for s in sentences] if clean else sentences
-    lengths = np.fromiter((len(s) for s in sents), dtype=np.int64, count=len(sents)) + 2
-    total = int(lengths.sum())
-    starts = np.zeros(len(sents), dtype=np.int64)
-    if len(sents):
-        starts[1:] = np.cumsum(lengths)[:-1]
-    ends = starts + lengths - 1
-    flat = list(chain.from_iterable(sents))
-    words = vocab.ids(flat)
-    mask = np.ones(total, dtype=bool)
-    mask[starts] = False
-    mask[ends] = False
-    ids = np.empty(total, dtype=np.int64)
-    ids[mask] = words
-    ids[starts] = vocab.bos
-    ids[ends] = EOS_ID
-    pos = np.arange(total, dtype=np.int64) - np.repeat(starts, lengths)
-    oov = np.zeros(total, dtype=bool)
-    if mark_oov:
-        stoi = vocab.stoi
-        word_oov = np.fromiter((w not in stoi for w in flat), dtype=bool, count=len(flat))
-        if not unk_trained:
-            word_oov |= words == UNK_ID
-        oov[mask] = word_oov
-    return Stream(ids, pos, oov, starts)
+__all__ = ["BOS", "EOS", "UNK", "UNK_ID", "EOS_ID", "Stream", "Vocab", "Table", "build_vocab", "encode",
+           "count_tables", "rows_in_stream"]
 
 
 @dataclass(frozen=True)
 class Table:
     """All n-grams of one order k seen in training, sorted by (context row, word).
 
-    ``keys = ctx * radix + word``; ``count`` = raw count C(h, w); ``ctx`` = row of h in order k-1;
-    ``word`` = id of w; ``suffix`` = row of (h', w) in order k-1 (h' = h without its first word);
-    ``first`` = id of the first word; ``ctx_start[c]:ctx_start[c+1]`` = rows whose context is c.
+    ``word`` = id of w (int32); ``count`` = raw count C(h, w); ``suffix`` = row of (h', w) in order
+    k-1 (h' = h without its first word; -1 for unigrams); ``ctx_start[c]:ctx_start[c+1]`` = rows
+    whose context is row c of order k-1. ``ctx``, ``keys`` and ``first`` are computed on demand.
     """
 
     order: int
     radix: int
-    keys: np.ndarray
-    count: np.ndarray
-    ctx: np.ndarray
     word: np.ndarray
+    count: np.ndarray
     suffix: np.ndarray
-    first: np.ndarray
     ctx_start: np.ndarray
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.word)
+
+    @property
+    def n_contexts(self) -> int:
+        return len(self.ctx_start) - 1
+
+    @property
+    def nbytes(self) -> int:
+        return self.word.nbytes + self.count.nbytes + self.suffix.nbytes + self.ctx_start.nbytes
+
+    @property
+    def ctx(self) -> np.ndarray:
+        """Row of the context h in order k-1, per row (int32; computed, not stored)."""
+        return np.repeat(np.arange(self.n_contexts, dtype=np.int32), np.diff(self.ctx_start))
+
+    @property
+    def keys(self) -> np.ndarray:
+        """``ctx · radix + word`` per row, increasing (computed, not stored)."""
+        return self.ctx.astype(np.int64) * self.radix + self.word
+
+    def ctx_of(self, rows: np.ndarray) -> np.ndarray:
+        """Context row of each of ``rows`` (binary search in ``ctx_start``)."""
+        return np.searchsorted(self.ctx_start, rows, side="right") - 1
+
+    def bos_rows(self, previous_bos_start: int) -> int:
+        """First row of the n-grams beginning with ``<s>`` (``<s>`` has the largest id, so those
+        n-grams are the last rows), given that row in order k-1."""
+        return int(self.ctx_start[previous_bos_start])
 
     def find(self, ctx_rows: np.ndarray, words: np.ndarray) -> np.ndarray:
-        """Rows of the n-grams (context row, word), -1 where not stored or ctx_row < 0."""
+        """Rows of the n-grams (context row, word), -1 where not stored or ctx_row < 0.
+
+        A binary search inside each context's range ``ctx_start[c]:ctx_start[c+1]`` (vectorised;
+        searches drop out as their range closes)."""
         ctx_rows = np.asarray(ctx_rows, dtype=np.int64)
         words = np.asarray(words, dtype=np.int64)
+        ctx_rows, words = np.broadcast_arrays(ctx_rows, words)
+        shape = ctx_rows.shape
+        ctx_rows, words = ctx_rows.ravel(), words.ravel()
         if self.order == 1:
-            return np.where(ctx_rows >= 0, words, -1)
-        if len(self.keys) == 0:
-            return np.full(np.broadcast(ctx_rows, words).shape, -1, dtype=np.int64)
-        query = ctx_rows * self.radix + words
-        idx = np.searchsorted(self.keys, query)
-        hit = self.keys[np.minimum(idx, len(self.keys) - 1)] == query
-        return np.where((ctx_rows >= 0) & (idx < len(self.keys)) & hit, idx, -1)
+            return np.where((ctx_rows >= 0) & (words >= 0) & (words < len(self)), words, -1).reshape(shape)
+        out = np.full(len(ctx_rows), -1, dtype=np.int64)
+        live = np.flatnonzero((ctx_rows >= 0) & (ctx_rows < self.n_contexts))
+        c = ctx_rows[live]
+        lo = self.ctx_start[c].astype(np.int64)
+        hi = self.ctx_start[c + 1].astype(np.int64)
+        w = words[live]
+        act = np.flatnonzero(lo < hi)
+        while len(act):
+            mid = (lo[act] + hi[act]) >> 1
+            right = self.word[mid] < w[act]
+            lo[act] = np.where(right, mid + 1, lo[act])
+            hi[act] = np.where(right, hi[act], mid)
+            act = act[lo[act] < hi[act]]
+        end = self.ctx_start[c + 1]
+        inside = lo < end
+        hit = inside.copy()
+        hit[inside] = self.word[lo[inside]] == w[inside]
+        out[live[hit]] = lo[hit]
+        return out.reshape(shape)
+
+
+def index_dtype(n: int) -> type:
+    return np.int32 if n < 2 ** 31 - 1 else np.int64
+
+
+def unigram_table(ids: np.ndarray, n_ids: int) -> Table:
+    """Order 1: every id (``<s>`` and an unseen ``<unk>`` with count 0 included)."""
+    return Table(1, n_ids, np.arange(n_ids, dtype=np.int32), np.bincount(ids, minlength=n_ids).astype(np.int64),
+                 np.full(n_ids, -1, dtype=np.int32), np.array([0, n_ids], dtype=np.int64))
+
+
+def next_table(stream: Stream, prev: Table, prev_rows: np.ndarray) -> tuple[Table, np.ndarray]:
+    """(table of order prev.order + 1, row of its n-gram ending at every position, -1 if none)."""
+    k, radix = prev.order + 1, prev.radix
+    occ = Occurrences(stream.ids, stream.pos, prev_rows, radix, k)
+    rows_at = np.full(len(stream.ids), -1, dtype=np.int32)
+    keys, counts, suffix = [], [], []
+    seen = 0
+    for group in sorted_groups(occ, len(prev) * radix):
+        rank = np.zeros(len(group.positions), dtype=np.int32)
+        rank[group.starts[1:]] = 1
+        np.cumsum(rank, out=rank)
+        rank += seen
+        rows_at[group.positions] = rank
+        del rank
+        keys.append(group.keys)
+        counts.append(np.diff(np.append(group.starts, len(group.positions))).astype(np.int32))
+        suffix.append(prev_rows[group.positions[group.starts]].astype(np.int32))
+        seen += len(group.keys)
+    keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.uint64)
+    ctx = (keys // np.uint64(radix)).astype(np.int64)
+    word = (keys % np.uint64(radix)).astype(np.int32)
+    del keys
+    ctx_start = np.zeros(len(prev) + 1, dtype=index_dtype(len(word)))
+    np.cumsum(np.bincount(ctx, minlength=len(prev)), out=ctx_start[1:])
+    del ctx
+    table = Table(k, radix, word, _concat(counts), _concat(suffix), ctx_start)
+    return table, rows_at
+
+
+def _concat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
 
 
 def count_tables(stream: Stream, n_ids: int, max_order: int) -> list[Table]:
-    """Tables of orders 1..max_order from a training stream (np.unique on packed keys).
-
-    Order 1 holds every id (``<s>`` and an unseen ``<unk>`` with count 0 included).
-    """
-    ids, pos = stream.ids, stream.pos
-    unigram = np.arange(n_ids, dtype=np.int64)
-    tables = [Table(1, n_ids, unigram, np.bincount(ids, minlength=n_ids).astype(np.int64),
-                    np.zeros(n_ids, dtype=np.int64), unigram, np.full(n_ids, -1, dtype=np.int64),
-                    unigram, np.array([0, n_ids], dtype=np.int64))]
-    row_at = ids.copy()  # row of the (k-1)-gram ending at each position (-1: none)
-    for k in range(2, max_order + 1):
-        t = np.nonzero(pos >= k - 1)[0]
-        keys_t = row_at[t - 1] * n_ids + ids[t]
-        keys, inverse, count = np.unique(keys_t, return_inverse=True, return_counts=True)
-        inverse = inverse.ravel()
-        prev = tables[-1]
-        ctx = keys // n_ids
-        new_row_at = np.full(len(ids), -1, dtype=np.int64)
-        new_row_at[t] = inverse
-        suffix = np.empty(len(keys), dtype=np.int64)
-        suffix[inverse] = row_at[t]  # every occurrence of (h, w) has the same suffix (h', w)
-        tables.append(Table(
-            order=k, radix=n_ids, keys=keys, count=count.astype(np.int64), ctx=ctx,
-            word=keys % n_ids, suffix=suffix, first=prev.first[ctx],
-            ctx_start=np.searchsorted(keys, np.arange(len(prev) + 1, dtype=np.int64) * n_ids),
-        ))
-        row_at = new_row_at
+    """Tables of orders 1..max_order from a training stream."""
+    tables = [unigram_table(stream.ids, n_ids)]
+    rows = stream.ids
+    for _ in range(2, max_order + 1):
+        table, rows = next_table(stream, tables[-1], rows)
+        tables.append(table)
     return tables
 
 
 def rows_in_stream(tables: Sequence[Table], stream: Stream) -> list[np.ndarray]:
     """For each order k, the table row of the k-gram ending at every position (-1 if unseen)."""
-    rows = [np.where(stream.ids < tables[0].radix, stream.ids, -1)]
+    ids = stream.ids.astype(np.int64)
+    rows = [np.where(ids < tables[0].radix, ids, -1)]
     for table in tables[1:]:
         k = table.order
-        prev = np.full(len(stream.ids), -1, dtype=np.int64)
+        prev = np.full(len(ids), -1, dtype=np.int64)
         prev[1:] = rows[-1][:-1]
         prev[stream.pos < k - 1] = -1
-        rows.append(table.find(prev, stream.ids))
+        rows.append(table.find(prev, ids))
     return rows

@@ -6,19 +6,22 @@ a token, ``<s>`` only ever a context; the vocabulary is the training words plus 
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import IO, Sequence
 
 import numpy as np
 
 from lmcore.lm_protocol import Perplexity, TokenLogProbs, perplexity_from_logprobs
-from lmcore.ngram.counts import (BOS, EOS, UNK_ID, Stream, Table, Vocab, build_vocab, count_tables,
-                                 encode, rows_in_stream)
+from lmcore.ngram.counts import Table, count_tables, rows_in_stream
 from lmcore.ngram.levels import apply_levels, context_row, distribution_for, uniform_base
+from lmcore.ngram.memory import MAX_ORDER
 from lmcore.ngram.methods import build_levels
-
-MAX_ORDER = 6
+from lmcore.ngram.textio import TokenIds, read_token_file, tokens_of_sentences
+from lmcore.ngram.vocab import (BOS, EOS, UNK_ID, Stream, Vocab, build_vocab, drop_boundary_literals,
+                                encode, pad)
 
 
 @dataclass(frozen=True)
@@ -33,14 +36,40 @@ class NgramCounts:
     def max_order(self) -> int:
         return len(self.tables)
 
+    @cached_property
+    def nbytes(self) -> int:
+        """Bytes held: the count tables (16 per n-gram of order ≥ 2) plus the vocabulary's Python
+        strings, list and dict (≈ 100–150 per word type)."""
+        words = self.vocab.words
+        strings = sum(sys.getsizeof(w) for w in words) + sys.getsizeof(words) + sys.getsizeof(self.vocab.stoi)
+        ids = self.vocab.kenlm_ids.nbytes if self.vocab.kenlm_ids is not None else 0
+        return int(sum(t.nbytes for t in self.tables) + strings + ids)
+
+
+def counts_from_tokens(tokens: TokenIds, max_order: int) -> NgramCounts:
+    """Count the n-grams of orders 1..max_order of ``<s> sentence </s>`` for tokenised text."""
+    if not 1 <= max_order <= MAX_ORDER:
+        raise ValueError(f"order must be between 1 and {MAX_ORDER}")
+    vocab, id_map, unk_trained = build_vocab(tokens)
+    words, lengths = id_map[tokens.ids], tokens.lengths
+    literal = words < 0
+    if literal.any():
+        words, lengths = drop_boundary_literals(words, lengths, literal)
+    stream = pad(words, lengths, vocab.bos)
+    del words
+    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), bool(unk_trained))
+
 
 def count_ngrams(sentences: Sequence[Sequence[str]], max_order: int) -> NgramCounts:
     """Count the n-grams of orders 1..max_order of ``<s> sentence </s>`` (vectorised)."""
     if not 1 <= max_order <= MAX_ORDER:
         raise ValueError(f"order must be between 1 and {MAX_ORDER}")
-    vocab, counter = build_vocab(sentences)
-    stream = encode(sentences, vocab, clean=BOS in counter or EOS in counter, mark_oov=False)
-    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), counter.get("<unk>", 0) > 0)
+    return counts_from_tokens(tokens_of_sentences(sentences), max_order)
+
+
+def count_ngrams_file(path: str | Path, max_order: int) -> NgramCounts:
+    """:func:`count_ngrams` of a text file, one sentence per line, without Python lists."""
+    return counts_from_tokens(read_token_file(path), max_order)
 
 
 @dataclass(frozen=True)
@@ -57,10 +86,15 @@ class StreamScores:
 
 
 class NgramModel:
-    """An n-gram language model of order N (1..6) with one smoothing method (see ``METHODS``)."""
+    """An n-gram language model of order N (1..6) with one smoothing method (see ``METHODS``).
+
+    ``lmplz_exact`` (modified KN only): take the count-of-counts exactly as KenLM's lmplz does,
+    one raw count per order included (see :mod:`lmcore.ngram.discounts`); False: the textbook
+    count-of-counts.
+    """
 
     def __init__(self, counts: NgramCounts, order: int, method: str = "modified-kn",
-                 delta: float = 1.0, discount: float = 0.75) -> None:
+                 delta: float = 1.0, discount: float = 0.75, *, lmplz_exact: bool = True) -> None:
         if not 1 <= order <= counts.max_order:
             raise ValueError(f"order must be between 1 and {counts.max_order}")
         self.counts, self.order, self.method = counts, order, method
@@ -68,18 +102,24 @@ class NgramModel:
         self.tables = counts.tables[:order]
         self.base = uniform_base(counts.vocab.size)
         self.levels, self.discounts, self.discount_fallback = build_levels(
-            self.tables, order, method, self.base, self.delta, self.discount)
+            self.tables, order, method, self.base, self.delta, self.discount,
+            counts.vocab.kenlm_ids if lmplz_exact else None)
 
     @classmethod
     def fit(cls, sentences: Sequence[Sequence[str]], order: int = 3, method: str = "modified-kn",
-            delta: float = 1.0, discount: float = 0.75) -> "NgramModel":
+            delta: float = 1.0, discount: float = 0.75, *, lmplz_exact: bool = True) -> "NgramModel":
         """Count and smooth in one go: ``NgramModel.fit(train, 5, "modified-kn")``."""
-        return cls(count_ngrams(sentences, order), order, method, delta, discount)
+        return cls(count_ngrams(sentences, order), order, method, delta, discount, lmplz_exact=lmplz_exact)
 
     @property
     def vocab(self) -> list[str]:
         """The predictable tokens: ``<unk>``, ``</s>``, then training words by decreasing count."""
         return self.counts.vocab.words
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the levels (the counts are shared: see ``NgramCounts.nbytes``)."""
+        return sum(lv.nbytes for lv in self.levels)
 
     def __repr__(self) -> str:
         return f"NgramModel(order={self.order}, method={self.method!r}, |V|={len(self.vocab)})"
@@ -120,18 +160,21 @@ class NgramModel:
         """P(word | context); a word outside the vocabulary is scored as ``<unk>``."""
         return float(self.distribution(context)[self.token_ids([word])[0]])
 
-    def score_stream(self, sentences: Sequence[Sequence[str]]) -> StreamScores:
-        """Scores of every predicted token of many sentences at once (vectorised)."""
-        stream: Stream = encode(sentences, self.counts.vocab, self.counts.unk_trained)
+    def score_ids(self, stream: Stream) -> StreamScores:
+        """Scores of every predicted token of an encoded stream (vectorised)."""
         rows = rows_in_stream(self.tables, stream)
         p, found, used = apply_levels(self.levels, rows, stream, self.base)
         keep = stream.pos >= 1
         with np.errstate(divide="ignore"):
             logp = np.log(p[keep])
         sentence = np.cumsum(stream.pos == 0)[keep] - 1
-        available = np.minimum(stream.pos[keep] + 1, self.order)
+        available = np.minimum(stream.pos[keep].astype(np.int64) + 1, self.order)
         return StreamScores(logp, stream.oov[keep], found[keep], used[keep], available, sentence,
-                            stream.ids[keep])
+                            stream.ids[keep].astype(np.int64))
+
+    def score_stream(self, sentences: Sequence[Sequence[str]]) -> StreamScores:
+        """Scores of every predicted token of many sentences at once (vectorised)."""
+        return self.score_ids(encode(sentences, self.counts.vocab, self.counts.unk_trained))
 
     def sentence_logprobs(self, tokens: Sequence[str]) -> TokenLogProbs:
         """ln P(x_t | x_<t) token by token for ``<s> tokens </s>``, with the path of each."""
