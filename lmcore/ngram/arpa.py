@@ -44,7 +44,6 @@ class ArpaWriter:
         self.write, self.tables, self.order = write, list(tables[:order]), order
         self.pool = WordPool(list(words) + ["<s>"])
         self.pending: Level | None = None
-        self.ctx_cache: dict[int, np.ndarray] = {}
         header = ["\\data\\"] + [f"ngram {t.order}={len(t)}" for t in self.tables] + ["", ""]
         self.write("\n".join(header).encode())
 
@@ -57,13 +56,7 @@ class ArpaWriter:
         if self.pending is not None:
             self._write_order(self.pending, None)
             self.pending = None
-        self.ctx_cache.clear()
         self.write(b"\\end\\\n")
-
-    def _ctx(self, k: int) -> np.ndarray:
-        if k not in self.ctx_cache:
-            self.ctx_cache[k] = self.tables[k - 1].ctx
-        return self.ctx_cache[k]
 
     def _write_order(self, level: Level, following: Level | None) -> None:
         k = level.order
@@ -78,15 +71,11 @@ class ArpaWriter:
             logp = log10_or_zero(level.prob[lo:hi])
             if k == 1 and lo <= bos < hi:
                 logp[bos - lo] = LOG_ZERO
-            columns = [table.word[lo:hi]]
-            if k > 1:
-                rows = table.ctx_of(np.array([lo, hi - 1]))
-                c = np.repeat(np.arange(rows[0], rows[1] + 1),
-                              np.diff(np.clip(table.ctx_start[rows[0]:rows[1] + 2], lo, hi)))
-                for j in range(k - 1, 0, -1):
-                    columns.append(self.tables[j - 1].word[c])
-                    if j > 1:
-                        c = self._ctx(j)[c]
+            keys = table.keys[lo:hi]
+            columns = [keys % table.radix]
+            for j in range(k - 1, 0, -1):
+                keys = self.tables[j - 1].keys[keys // table.radix]
+                columns.append(keys % table.radix)
             self.write(ngram_lines(self.pool, columns[::-1], logp, None if bow is None else bow[lo:hi]))
         self.write(b"\n")
 

@@ -3,13 +3,13 @@
 Every training sentence becomes ``<s> w1 … wT </s>`` (one ``<s>``, used as context only; ``</s>``
 is predicted). The n-gram of order k ending at position t exists when ``pos[t] >= k-1``.
 
-A table of order k is a trie level stored as sorted arrays: row r is the n-gram ``(h, w)``; rows
-are sorted by (row of h in order k-1, id of w), i.e. lexicographically by their word ids, so all
-n-grams sharing a context h are contiguous: ``ctx_start[c] : ctx_start[c+1]`` lists the
-continuations of context row c, by increasing word id. Each order is counted with one packed
-sort of its occurrences (:mod:`lmcore.ngram.sorting`); the rank of every occurrence is the next
-order's context row. Held per n-gram: word, count, suffix (int32) and one ``ctx_start`` entry in
-the next order — 16 bytes.
+A table of order k is a trie level stored as one sorted array of packed keys: row r is the
+n-gram ``(h, w)`` with ``key = row of h in order k-1 · V1 + id of w``. Rows are therefore sorted
+lexicographically by their word ids, and all n-grams sharing a context h are contiguous, by
+increasing word id. A lookup is a ``searchsorted`` of the packed query; the word and context of
+a row are ``key % V1`` and ``key // V1``. Each order is counted with one packed sort of its
+occurrences (:mod:`lmcore.ngram.sorting`); the rank of every occurrence is the next order's
+context row. Held per n-gram: key (8 bytes), count and suffix link (int32) — 16 bytes.
 """
 from __future__ import annotations
 
@@ -30,89 +30,101 @@ __all__ = ["BOS", "EOS", "UNK", "UNK_ID", "EOS_ID", "Stream", "Vocab", "Table", 
 class Table:
     """All n-grams of one order k seen in training, sorted by (context row, word).
 
-    ``word`` = id of w (int32); ``count`` = raw count C(h, w); ``suffix`` = row of (h', w) in order
-    k-1 (h' = h without its first word; -1 for unigrams); ``ctx_start[c]:ctx_start[c+1]`` = rows
-    whose context is row c of order k-1. ``ctx``, ``keys`` and ``first`` are computed on demand.
+    ``keys = ctx · radix + word`` (int64, increasing); ``count`` = raw count C(h, w); ``suffix`` =
+    row of (h', w) in order k-1 (h' = h without its first word; -1 for unigrams);
+    ``n_contexts`` = rows of order k-1 (1 for unigrams: the empty context).
     """
 
     order: int
     radix: int
-    word: np.ndarray
+    n_contexts: int
+    keys: np.ndarray
     count: np.ndarray
     suffix: np.ndarray
-    ctx_start: np.ndarray
 
     def __len__(self) -> int:
-        return len(self.word)
-
-    @property
-    def n_contexts(self) -> int:
-        return len(self.ctx_start) - 1
+        return len(self.keys)
 
     @property
     def nbytes(self) -> int:
-        return self.word.nbytes + self.count.nbytes + self.suffix.nbytes + self.ctx_start.nbytes
+        return self.keys.nbytes + self.count.nbytes + self.suffix.nbytes
+
+    @property
+    def word(self) -> np.ndarray:
+        """Id of w per row (int32; computed from the keys)."""
+        return (self.keys % self.radix).astype(np.int32)
+
+    def words(self, lo: int, hi: int) -> np.ndarray:
+        """Ids of w of rows lo:hi."""
+        return self.keys[lo:hi] % self.radix
 
     @property
     def ctx(self) -> np.ndarray:
-        """Row of the context h in order k-1, per row (int32; computed, not stored)."""
-        return np.repeat(np.arange(self.n_contexts, dtype=np.int32), np.diff(self.ctx_start))
+        """Row of the context h in order k-1, per row (computed from the keys)."""
+        return self.keys // self.radix
+
+    def ctx_of(self, rows) -> np.ndarray:
+        """Context row of each of ``rows``."""
+        return self.keys[rows] // self.radix
+
+    def ctx_range(self, c: int) -> tuple[int, int]:
+        """Rows ``lo:hi`` of the continuations of context row c."""
+        lo, hi = np.searchsorted(self.keys, np.array([c, c + 1], dtype=np.int64) * self.radix)
+        return int(lo), int(hi)
 
     @property
-    def keys(self) -> np.ndarray:
-        """``ctx · radix + word`` per row, increasing (computed, not stored)."""
-        return self.ctx.astype(np.int64) * self.radix + self.word
-
-    def ctx_of(self, rows: np.ndarray) -> np.ndarray:
-        """Context row of each of ``rows`` (binary search in ``ctx_start``)."""
-        return np.searchsorted(self.ctx_start, rows, side="right") - 1
-
-    def bos_rows(self, previous_bos_start: int) -> int:
-        """First row of the n-grams beginning with ``<s>`` (``<s>`` has the largest id, so those
-        n-grams are the last rows), given that row in order k-1."""
-        return int(self.ctx_start[previous_bos_start])
+    def ctx_start(self) -> np.ndarray:
+        """``ctx_start[c]:ctx_start[c+1]`` = rows of context c, for every c (computed)."""
+        return np.searchsorted(self.keys, np.arange(self.n_contexts + 1, dtype=np.int64) * self.radix)
 
     def find(self, ctx_rows: np.ndarray, words: np.ndarray) -> np.ndarray:
         """Rows of the n-grams (context row, word), -1 where not stored or ctx_row < 0.
 
-        A binary search inside each context's range ``ctx_start[c]:ctx_start[c+1]`` (vectorised;
-        searches drop out as their range closes)."""
+        The packed queries are sorted first (with their index) when there are many: a
+        ``searchsorted`` of sorted queries walks the keys in order."""
         ctx_rows = np.asarray(ctx_rows, dtype=np.int64)
         words = np.asarray(words, dtype=np.int64)
         ctx_rows, words = np.broadcast_arrays(ctx_rows, words)
         shape = ctx_rows.shape
         ctx_rows, words = ctx_rows.ravel(), words.ravel()
-        if self.order == 1:
-            return np.where((ctx_rows >= 0) & (words >= 0) & (words < len(self)), words, -1).reshape(shape)
         out = np.full(len(ctx_rows), -1, dtype=np.int64)
-        live = np.flatnonzero((ctx_rows >= 0) & (ctx_rows < self.n_contexts))
-        c = ctx_rows[live]
-        lo = self.ctx_start[c].astype(np.int64)
-        hi = self.ctx_start[c + 1].astype(np.int64)
-        w = words[live]
-        act = np.flatnonzero(lo < hi)
-        while len(act):
-            mid = (lo[act] + hi[act]) >> 1
-            right = self.word[mid] < w[act]
-            lo[act] = np.where(right, mid + 1, lo[act])
-            hi[act] = np.where(right, hi[act], mid)
-            act = act[lo[act] < hi[act]]
-        end = self.ctx_start[c + 1]
-        inside = lo < end
-        hit = inside.copy()
-        hit[inside] = self.word[lo[inside]] == w[inside]
-        out[live[hit]] = lo[hit]
+        live = np.flatnonzero((ctx_rows >= 0) & (ctx_rows < self.n_contexts) & (words >= 0) & (words < self.radix))
+        if len(live) and len(self):
+            out[live] = self.lookup(ctx_rows[live] * self.radix + words[live])
         return out.reshape(shape)
 
-
-def index_dtype(n: int) -> type:
-    return np.int32 if n < 2 ** 31 - 1 else np.int64
+    def lookup(self, query: np.ndarray) -> np.ndarray:
+        """Rows of packed keys ``query`` (int64), -1 where not stored."""
+        keys = self.keys
+        if len(query) < 64:
+            at = np.searchsorted(keys, query)
+            order, ordered = None, query
+        else:
+            index_bits = int(len(query) - 1).bit_length()
+            if int(self.n_contexts * self.radix).bit_length() + index_bits <= 63:
+                packed = query << index_bits
+                packed |= np.arange(len(query), dtype=np.int64)
+                packed.sort()
+                order = packed & ((1 << index_bits) - 1)
+                packed >>= index_bits
+                ordered = packed
+            else:
+                order = np.argsort(query, kind="stable")
+                ordered = query[order]
+            at = np.searchsorted(keys, ordered)
+        np.minimum(at, len(keys) - 1, out=at)
+        rows = np.where(keys[at] == ordered, at, -1)
+        if order is None:
+            return rows
+        out = np.empty(len(query), dtype=np.int64)
+        out[order] = rows
+        return out
 
 
 def unigram_table(ids: np.ndarray, n_ids: int) -> Table:
     """Order 1: every id (``<s>`` and an unseen ``<unk>`` with count 0 included)."""
-    return Table(1, n_ids, np.arange(n_ids, dtype=np.int32), np.bincount(ids, minlength=n_ids).astype(np.int64),
-                 np.full(n_ids, -1, dtype=np.int32), np.array([0, n_ids], dtype=np.int64))
+    return Table(1, n_ids, 1, np.arange(n_ids, dtype=np.int64), np.bincount(ids, minlength=n_ids).astype(np.int64),
+                 np.full(n_ids, -1, dtype=np.int32))
 
 
 def next_table(stream: Stream, prev: Table, prev_rows: np.ndarray) -> tuple[Table, np.ndarray]:
@@ -129,23 +141,18 @@ def next_table(stream: Stream, prev: Table, prev_rows: np.ndarray) -> tuple[Tabl
         rank += seen
         rows_at[group.positions] = rank
         del rank
-        keys.append(group.keys)
+        keys.append(group.keys.view(np.int64))
         counts.append(np.diff(np.append(group.starts, len(group.positions))).astype(np.int32))
         suffix.append(prev_rows[group.positions[group.starts]].astype(np.int32))
         seen += len(group.keys)
-    keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.uint64)
-    ctx = (keys // np.uint64(radix)).astype(np.int64)
-    word = (keys % np.uint64(radix)).astype(np.int32)
-    del keys
-    ctx_start = np.zeros(len(prev) + 1, dtype=index_dtype(len(word)))
-    np.cumsum(np.bincount(ctx, minlength=len(prev)), out=ctx_start[1:])
-    del ctx
-    table = Table(k, radix, word, _concat(counts), _concat(suffix), ctx_start)
+    table = Table(k, radix, len(prev), _concat(keys, np.int64), _concat(counts, np.int32), _concat(suffix, np.int32))
     return table, rows_at
 
 
-def _concat(parts: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
 
 
 def count_tables(stream: Stream, n_ids: int, max_order: int) -> list[Table]:
@@ -159,13 +166,19 @@ def count_tables(stream: Stream, n_ids: int, max_order: int) -> list[Table]:
 
 
 def rows_in_stream(tables: Sequence[Table], stream: Stream) -> list[np.ndarray]:
-    """For each order k, the table row of the k-gram ending at every position (-1 if unseen)."""
+    """For each order k, the table row of the k-gram ending at every position (-1 if unseen).
+
+    Only positions whose (k−1)-gram ending there was seen are looked up at order k (a k-gram is
+    stored only if its suffix is), with the context row read at the position before."""
     ids = stream.ids.astype(np.int64)
     rows = [np.where(ids < tables[0].radix, ids, -1)]
     for table in tables[1:]:
         k = table.order
-        prev = np.full(len(ids), -1, dtype=np.int64)
-        prev[1:] = rows[-1][:-1]
-        prev[stream.pos < k - 1] = -1
-        rows.append(table.find(prev, ids))
+        prev = rows[-1]
+        t = np.flatnonzero(prev >= 0)
+        t = t[t >= 1]
+        t = t[(stream.pos[t] >= k - 1) & (prev[t - 1] >= 0)]
+        row = np.full(len(ids), -1, dtype=np.int64)
+        row[t] = table.find(prev[t - 1], ids[t])
+        rows.append(row)
     return rows

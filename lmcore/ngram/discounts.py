@@ -35,7 +35,7 @@ def bos_starts(tables: Sequence[Table], order: int) -> list[int]:
     """Per order, the first row of the n-grams beginning with ``<s>`` (they are the last rows)."""
     start = [tables[0].radix - 1]
     for k in range(2, order + 1):
-        start.append(int(tables[k - 1].ctx_start[start[-1]]))
+        start.append(tables[k - 1].ctx_range(start[-1])[0])
     return start
 
 

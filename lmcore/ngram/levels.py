@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.ngram.counts import Stream, Table
+from lmcore.ngram.counts import Table
 
 ROW_CHUNK = 1 << 21
 
@@ -54,13 +54,9 @@ def uniform_base(vocab_size: int) -> np.ndarray:
 
 def row_chunks(table: Table):
     """(lo, hi, ctx rows of lo:hi) over the table's rows, a chunk at a time."""
-    starts = table.ctx_start
     for lo in range(0, len(table), ROW_CHUNK):
         hi = min(lo + ROW_CHUNK, len(table))
-        c_lo = int(np.searchsorted(starts, lo, side="right")) - 1
-        c_hi = int(np.searchsorted(starts, hi - 1, side="right"))
-        lengths = np.diff(np.clip(starts[c_lo:c_hi + 1], lo, hi))
-        yield lo, hi, np.repeat(np.arange(c_lo, c_hi, dtype=np.int64), lengths)
+        yield lo, hi, table.keys[lo:hi] // table.radix
 
 
 def make_prob(S: np.ndarray, seen: np.ndarray, G: np.ndarray, U: np.ndarray, ctx: np.ndarray,
@@ -79,56 +75,8 @@ def lower_prob_of(table: Table, previous: Level | None, base: np.ndarray, lo: in
                   hi: int | None = None) -> np.ndarray:
     """p_{k-1}(w|h') for rows lo:hi of ``table``: the previous level's prob of its suffix."""
     if previous is None:
-        return base[table.word[lo:hi]]
+        return base[table.words(lo, hi)]
     return previous.prob[table.suffix[lo:hi]]
-
-
-def context_rows(rows: list[np.ndarray], stream: Stream, k: int) -> np.ndarray:
-    """Row (in order k-1) of the context of length k-1 preceding each position; -1 if none."""
-    if k == 1:
-        return np.zeros(len(stream.ids), dtype=np.int64)
-    ctx = np.full(len(stream.ids), -1, dtype=np.int64)
-    ctx[1:] = rows[k - 2][:-1]
-    ctx[stream.pos < k - 1] = -1
-    return ctx
-
-
-def apply_level(lv: Level, p: np.ndarray, p0: np.ndarray, found: np.ndarray, used: np.ndarray,
-                c: np.ndarray, r: np.ndarray, stream: Stream) -> None:
-    """Advance p (and found/used orders) by one level, in place (see the module docstring)."""
-    k = lv.order
-    if lv.from_base:
-        avail = stream.pos >= k - 1
-        p[avail] = p0[avail]
-        found[avail] = 0
-        used[avail] = 0  # an unseen context leaves the uniform p_0
-    cs = np.flatnonzero(c >= 0)
-    cs = cs[lv.ctx_seen[c[cs]]]
-    rr = r[cs]
-    hit = rr >= 0
-    hit[hit] = lv.seen[rr[hit]]
-    rs, un = cs[hit], cs[~hit]
-    p[un] *= lv.U[c[un]]
-    p[rs] = lv.prob[r[rs]]
-    found[rs] = k
-    used[cs] = k
-
-
-def apply_levels(levels: list[Level], rows: list[np.ndarray], stream: Stream,
-                 base: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """p(x_t | history) at every position of ``stream`` (vectorised over positions).
-
-    Returns (p, found, used): ``found`` = order of the longest seen n-gram (h, x_t) that entered
-    (0: none), ``used`` = order of the longest seen context (the distribution actually used;
-    0: the uniform base).
-    """
-    p0 = base[stream.ids].astype(np.float64)
-    p = p0.copy()
-    found = np.zeros(len(p), dtype=np.int8)
-    used = np.zeros(len(p), dtype=np.int8)
-    for lv in levels:
-        apply_level(lv, p, p0, found, used, context_rows(rows, stream, lv.order), rows[lv.order - 1], stream)
-    return p, found.astype(np.int64), used.astype(np.int64)
 
 
 def distribution_for(levels: list[Level], tables: list[Table], context_ids: list[int],
@@ -148,9 +96,9 @@ def distribution_for(levels: list[Level], tables: list[Table], context_ids: list
         if c < 0 or not lv.ctx_seen[c]:
             continue
         table = tables[k - 1]
-        lo, hi = int(table.ctx_start[c]), int(table.ctx_start[c + 1])
+        lo, hi = table.ctx_range(c)
         seen = lv.seen[lo:hi]
-        words = table.word[lo:hi][seen]
+        words = table.words(lo, hi)[seen]
         p *= lv.U[c]
         p[words] = lv.prob[lo:hi][seen]
     return p
@@ -163,10 +111,7 @@ def context_row(tables: list[Table], ids: list[int]) -> int:
         if j == 0:
             row = int(w) if 0 <= int(w) < len(tables[0]) else -1
         else:
-            table = tables[j]
-            lo, hi = int(table.ctx_start[row]), int(table.ctx_start[row + 1])
-            i = lo + int(np.searchsorted(table.word[lo:hi], w))
-            row = i if i < hi and table.word[i] == w else -1
+            row = int(tables[j].find(np.array([row]), np.array([w]))[0])
         if row < 0:
             return -1
     return row

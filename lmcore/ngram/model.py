@@ -15,10 +15,11 @@ from typing import IO, Sequence
 import numpy as np
 
 from lmcore.lm_protocol import Perplexity, TokenLogProbs, perplexity_from_logprobs
-from lmcore.ngram.counts import Table, count_tables, rows_in_stream
-from lmcore.ngram.levels import apply_levels, context_row, distribution_for, uniform_base
+from lmcore.ngram.counts import Table, count_tables
+from lmcore.ngram.levels import context_row, distribution_for, uniform_base
 from lmcore.ngram.memory import MAX_ORDER
 from lmcore.ngram.methods import build_levels
+from lmcore.ngram.scoring import StreamScorer
 from lmcore.ngram.textio import TokenIds, read_token_file, tokens_of_sentences
 from lmcore.ngram.vocab import (BOS, EOS, UNK_ID, Stream, Vocab, build_vocab, drop_boundary_literals,
                                 encode, pad)
@@ -147,7 +148,7 @@ class NgramModel:
         if row < 0:
             return 0
         nxt = self.tables[len(context)]
-        lo, hi = nxt.ctx_start[row], nxt.ctx_start[row + 1]
+        lo, hi = nxt.ctx_range(row)
         return int(nxt.count[lo:hi].sum())
 
     # --- probabilities ----------------------------------------------------------------------
@@ -162,15 +163,16 @@ class NgramModel:
 
     def score_ids(self, stream: Stream) -> StreamScores:
         """Scores of every predicted token of an encoded stream (vectorised)."""
-        rows = rows_in_stream(self.tables, stream)
-        p, found, used = apply_levels(self.levels, rows, stream, self.base)
+        scorer = StreamScorer(self.tables, stream, self.base)
+        for level in self.levels:
+            scorer.advance(level)
         keep = stream.pos >= 1
         with np.errstate(divide="ignore"):
-            logp = np.log(p[keep])
-        sentence = np.cumsum(stream.pos == 0)[keep] - 1
+            logp = np.log(scorer.p[keep])
+        sentence = np.repeat(np.arange(len(stream.starts)), np.diff(np.append(stream.starts, len(stream.ids))) - 1)
         available = np.minimum(stream.pos[keep].astype(np.int64) + 1, self.order)
-        return StreamScores(logp, stream.oov[keep], found[keep], used[keep], available, sentence,
-                            stream.ids[keep].astype(np.int64))
+        return StreamScores(logp, stream.oov[keep], scorer.found[keep].astype(np.int64),
+                            scorer.used[keep].astype(np.int64), available, sentence, scorer.ids[keep])
 
     def score_stream(self, sentences: Sequence[Sequence[str]]) -> StreamScores:
         """Scores of every predicted token of many sentences at once (vectorised)."""

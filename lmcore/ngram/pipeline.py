@@ -15,10 +15,10 @@ import numpy as np
 
 from lmcore.lm_protocol import Perplexity, perplexity_from_logprobs
 from lmcore.ngram.arpa import ArpaWriter, _sink, check_arpa_method
-from lmcore.ngram.counts import rows_in_stream
-from lmcore.ngram.levels import apply_level, context_rows, uniform_base
+from lmcore.ngram.levels import uniform_base
 from lmcore.ngram.methods import check_method, iter_levels
 from lmcore.ngram.model import NgramCounts, count_ngrams_file
+from lmcore.ngram.scoring import StreamScorer
 from lmcore.ngram.textio import read_token_file
 from lmcore.ngram.vocab import encode_tokens
 
@@ -34,20 +34,12 @@ class PipelineResult:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-class _Scorer:
-    """Probabilities of a test stream, advanced one level at a time."""
+class _Scorer(StreamScorer):
+    """The test text's probabilities, advanced one level at a time."""
 
     def __init__(self, counts: NgramCounts, order: int, path: str | Path, base: np.ndarray) -> None:
-        self.stream = encode_tokens(read_token_file(path), counts.vocab, counts.unk_trained)
-        self.rows = rows_in_stream(counts.tables[:order], self.stream)
-        self.p0 = base[self.stream.ids].astype(np.float64)
-        self.p = self.p0.copy()
-        self.found = np.zeros(len(self.p), dtype=np.int8)
-        self.used = np.zeros(len(self.p), dtype=np.int8)
-
-    def advance(self, level) -> None:
-        apply_level(level, self.p, self.p0, self.found, self.used,
-                    context_rows(self.rows, self.stream, level.order), self.rows[level.order - 1], self.stream)
+        super().__init__(counts.tables[:order], encode_tokens(read_token_file(path), counts.vocab,
+                                                              counts.unk_trained), base)
 
     def result(self) -> Perplexity:
         keep = self.stream.pos >= 1

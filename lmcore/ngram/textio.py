@@ -99,7 +99,11 @@ def _tokenize_block(pa, block: bytes) -> tuple[np.ndarray, list[str], np.ndarray
         return np.zeros(0, np.int32), [], np.zeros(0, np.int64)
     ws = _whitespace(buf)
     word = ~ws
-    edge = np.flatnonzero(np.diff(word.view(np.int8), prepend=0, append=0))
+    change = np.empty(len(buf) + 1, dtype=bool)
+    change[0], change[-1] = word[0], word[-1]
+    np.not_equal(word[1:], word[:-1], out=change[1:-1])
+    edge = np.flatnonzero(change)
+    del change
     starts, ends = edge[0::2], edge[1::2]
     if len(starts) == 0:
         return np.zeros(0, np.int32), [], np.zeros(0, np.int64)

@@ -8,7 +8,7 @@ only to reproduce its count-of-counts exactly (see :mod:`lmcore.ngram.discounts`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
 from typing import Sequence
 
 import numpy as np
@@ -136,10 +136,9 @@ def encode(sentences: Sequence[Sequence[str]], vocab: Vocab, unk_trained: bool =
     """Stream of ``sentences`` with OOVs marked: a token is OOV when it is not a training word (a
     string outside the vocabulary, or a literal ``<unk>`` when ``<unk>`` did not occur in
     training); OOVs get id ``<unk>``. Literal ``<s>``/``</s>`` inside a sentence are dropped."""
-    get = vocab.stoi.get
-    lengths = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     n = int(lengths.sum())
-    ids = np.fromiter((get(w, -1) for w in chain.from_iterable(sentences)), dtype=np.int64, count=n)
+    ids = np.fromiter(map(vocab.stoi.get, chain.from_iterable(sentences), repeat(-1, n)), dtype=np.int64, count=n)
     oov = ids < 0
     if not unk_trained:
         oov |= ids == UNK_ID
