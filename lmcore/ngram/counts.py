@@ -74,7 +74,7 @@ class Table:
 
     @property
     def ctx_start(self) -> np.ndarray:
-        """``ctx_start[c]:ctx_start[c+1]`` = rows of context c, for every c (computed)."""
+        """``ctx_start[c]:ctx_start[c+1]`` = rows of context c, for every c (computed, not kept)."""
         return np.searchsorted(self.keys, np.arange(self.n_contexts + 1, dtype=np.int64) * self.radix)
 
     def find(self, ctx_rows: np.ndarray, words: np.ndarray) -> np.ndarray:
@@ -96,6 +96,8 @@ class Table:
     def lookup(self, query: np.ndarray) -> np.ndarray:
         """Rows of packed keys ``query`` (int64), -1 where not stored."""
         keys = self.keys
+        if not len(keys):
+            return np.full(len(query), -1, dtype=np.int64)
         if len(query) < 64:
             at = np.searchsorted(keys, query)
             order, ordered = None, query

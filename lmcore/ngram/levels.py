@@ -19,6 +19,7 @@ along any history p_{k-1}(w | h') is exactly the ``prob`` it was built from: sco
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -38,6 +39,11 @@ class Level:
     U: np.ndarray
     ctx_seen: np.ndarray
     from_base: bool = False
+
+    @cached_property
+    def all_seen(self) -> bool:
+        """Every stored n-gram of this level is seen (KN and MLE above the unigrams)."""
+        return bool(self.seen.all())
 
     @property
     def nbytes(self) -> int:

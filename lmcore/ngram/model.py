@@ -161,9 +161,10 @@ class NgramModel:
         """P(word | context); a word outside the vocabulary is scored as ``<unk>``."""
         return float(self.distribution(context)[self.token_ids([word])[0]])
 
-    def score_ids(self, stream: Stream) -> StreamScores:
-        """Scores of every predicted token of an encoded stream (vectorised)."""
-        scorer = StreamScorer(self.tables, stream, self.base)
+    def score_ids(self, stream: Stream, track: bool = True) -> StreamScores:
+        """Scores of every predicted token of an encoded stream (vectorised); ``track=False``
+        skips the orders of the path (``found_order``/``context_order`` are then None)."""
+        scorer = StreamScorer(self.tables, stream, self.base, track)
         for level in self.levels:
             scorer.advance(level)
         keep = stream.pos >= 1
@@ -171,12 +172,13 @@ class NgramModel:
             logp = np.log(scorer.p[keep])
         sentence = np.repeat(np.arange(len(stream.starts)), np.diff(np.append(stream.starts, len(stream.ids))) - 1)
         available = np.minimum(stream.pos[keep].astype(np.int64) + 1, self.order)
-        return StreamScores(logp, stream.oov[keep], scorer.found[keep].astype(np.int64),
-                            scorer.used[keep].astype(np.int64), available, sentence, scorer.ids[keep])
+        found = scorer.found[keep].astype(np.int64) if track else None
+        used = scorer.used[keep].astype(np.int64) if track else None
+        return StreamScores(logp, stream.oov[keep], found, used, available, sentence, scorer.ids[keep])
 
-    def score_stream(self, sentences: Sequence[Sequence[str]]) -> StreamScores:
+    def score_stream(self, sentences: Sequence[Sequence[str]], track: bool = True) -> StreamScores:
         """Scores of every predicted token of many sentences at once (vectorised)."""
-        return self.score_ids(encode(sentences, self.counts.vocab, self.counts.unk_trained))
+        return self.score_ids(encode(sentences, self.counts.vocab, self.counts.unk_trained), track)
 
     def sentence_logprobs(self, tokens: Sequence[str]) -> TokenLogProbs:
         """ln P(x_t | x_<t) token by token for ``<s> tokens </s>``, with the path of each."""
@@ -187,8 +189,13 @@ class NgramModel:
 
     def perplexity(self, sentences: Sequence[Sequence[str]]) -> Perplexity:
         """Perplexity with and without OOVs, OOV and token counts (``</s>`` counted)."""
-        s = self.score_stream(sentences)
-        return perplexity_from_logprobs(s.logprobs, s.oov)
+        stream = encode(sentences, self.counts.vocab, self.counts.unk_trained)
+        scorer = StreamScorer(self.tables, stream, self.base, track=False)
+        for level in self.levels:
+            scorer.advance(level)
+        keep = stream.pos >= 1
+        with np.errstate(divide="ignore"):
+            return perplexity_from_logprobs(np.log(scorer.p[keep]), stream.oov[keep])
 
     def sample(self, seed: int | np.random.Generator = 0, max_len: int = 30) -> list[str]:
         """A sentence drawn word by word from P(· | history) (seeded; ``</s>`` not returned)."""

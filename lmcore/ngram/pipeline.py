@@ -39,7 +39,7 @@ class _Scorer(StreamScorer):
 
     def __init__(self, counts: NgramCounts, order: int, path: str | Path, base: np.ndarray) -> None:
         super().__init__(counts.tables[:order], encode_tokens(read_token_file(path), counts.vocab,
-                                                              counts.unk_trained), base)
+                                                              counts.unk_trained), base, track=False)
 
     def result(self) -> Perplexity:
         keep = self.stream.pos >= 1
