@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser().error(str(err))
     total = time.perf_counter() - start
     seconds = result.seconds
-    print(f"model: NgramModel(order={args.order}, method={args.method!r}, |V|={result.counts.vocab.size})")
+    print(f"model: NgramModel(order={args.order}, method={args.method!r}, |V|={result.vocab_size})")
     print(f"fit_seconds: {seconds['count'] + seconds['smooth']:.3f}")
     for phase in ("count", "smooth", "score", "write"):
         print(f"{phase}_seconds: {seconds[phase]:.3f}")

@@ -41,10 +41,10 @@ class ArpaWriter:
 
     def __init__(self, write: Callable[[bytes], object], tables: Sequence[Table], order: int,
                  words: list[str]) -> None:
-        self.write, self.tables, self.order = write, list(tables[:order]), order
+        self.write, self.tables, self.order = write, tables, order  # not copied: the caller may release
         self.pool = WordPool(list(words) + ["<s>"])
         self.pending: Level | None = None
-        header = ["\\data\\"] + [f"ngram {t.order}={len(t)}" for t in self.tables] + ["", ""]
+        header = ["\\data\\"] + [f"ngram {t.order}={len(t)}" for t in tables[:order]] + ["", ""]
         self.write("\n".join(header).encode())
 
     def feed(self, level: Level) -> None:

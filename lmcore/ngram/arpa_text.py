@@ -96,24 +96,30 @@ def format_fixed7(x: np.ndarray, end: bytes) -> tuple[np.ndarray, np.ndarray]:
 
 class WordPool:
     """The vocabulary's bytes three times over (each word followed by a space, a tab, a newline),
-    every entry starting at a multiple of 8 bytes: ``words[sep]`` = index of the entry in uint64
+    every entry starting at a multiple of 8 bytes: ``start[sep]`` = index of the entry in uint64
     units, ``length`` = bytes of the word plus its separator."""
 
     def __init__(self, words: list[str]) -> None:
         encoded = [w.encode("utf-8") for w in words]
-        lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded)) + 1
-        slots = (lengths + 7) // 8
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        flat = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        self.length = lengths + 1
+        slots = (self.length + 7) // 8
         offsets = np.zeros(len(encoded), dtype=np.int64)
         np.cumsum(slots[:-1], out=offsets[1:])
         size = int(slots.sum())
         self.words = np.zeros(3 * size + 1, dtype=np.uint64)
         raw = self.words.view(np.uint8)
+        source = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=source[1:])
+        # byte i of word j goes to 8·offset[j] + i: one scatter for all words
+        within = np.arange(len(flat), dtype=np.int64) - np.repeat(source[:-1], lengths)
+        target = np.repeat(8 * offsets, lengths) + within
         self.start = {}
-        for j, sep in enumerate((b" ", b"\t", b"\n")):
-            joined = b"".join(b + sep + bytes(-(len(b) + 1) % 8) for b in encoded)
-            raw[8 * j * size:8 * j * size + len(joined)] = np.frombuffer(joined, dtype=np.uint8)
-            self.start[sep.decode()] = offsets + j * size
-        self.length = lengths
+        for j, sep in enumerate((" ", "\t", "\n")):
+            raw[8 * j * size + target] = flat
+            raw[8 * j * size + 8 * offsets + lengths] = ord(sep)
+            self.start[sep] = offsets + j * size
 
 
 def copy_fragments(out64: np.ndarray, src64: np.ndarray, dst: np.ndarray, src: np.ndarray,

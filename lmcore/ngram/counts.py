@@ -18,6 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
+from lmcore.ngram.memory import release_freed_memory
 from lmcore.ngram.sorting import Occurrences, sorted_groups
 from lmcore.ngram.vocab import (BOS, EOS, EOS_ID, UNK, UNK_ID, Stream, Vocab, build_vocab,  # noqa: F401
                                 encode)
@@ -134,27 +135,29 @@ def next_table(stream: Stream, prev: Table, prev_rows: np.ndarray) -> tuple[Tabl
     k, radix = prev.order + 1, prev.radix
     occ = Occurrences(stream.ids, stream.pos, prev_rows, radix, k)
     rows_at = np.full(len(stream.ids), -1, dtype=np.int32)
-    keys, counts, suffix = [], [], []
-    seen = 0
+    n_occ = int(np.count_nonzero(stream.pos >= k - 1))
+    # at most one n-gram per occurrence: allocated at that bound (pages never written cost no
+    # memory), filled bucket by bucket, shrunk in place at the end
+    keys = np.empty(n_occ, dtype=np.int64)
+    counts = np.empty(n_occ, dtype=np.int32)
+    suffix = np.empty(n_occ, dtype=np.int32)
+    n = 0
     for group in sorted_groups(occ, len(prev) * radix):
+        m = len(group.keys)
         rank = np.zeros(len(group.positions), dtype=np.int32)
         rank[group.starts[1:]] = 1
         np.cumsum(rank, out=rank)
-        rank += seen
+        rank += n
         rows_at[group.positions] = rank
         del rank
-        keys.append(group.keys.view(np.int64))
-        counts.append(np.diff(np.append(group.starts, len(group.positions))).astype(np.int32))
-        suffix.append(prev_rows[group.positions[group.starts]].astype(np.int32))
-        seen += len(group.keys)
-    table = Table(k, radix, len(prev), _concat(keys, np.int64), _concat(counts, np.int32), _concat(suffix, np.int32))
-    return table, rows_at
-
-
-def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
-    if len(parts) == 1:
-        return parts[0]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+        keys[n:n + m] = group.keys.view(np.int64)
+        counts[n:n + m - 1] = np.diff(group.starts)
+        counts[n + m - 1] = len(group.positions) - group.starts[-1]
+        suffix[n:n + m] = prev_rows[group.positions[group.starts]]
+        n += m
+    for array in (keys, counts, suffix):
+        array.resize(n, refcheck=False)
+    return Table(k, radix, len(prev), keys, counts, suffix), rows_at
 
 
 def count_tables(stream: Stream, n_ids: int, max_order: int) -> list[Table]:
@@ -164,6 +167,7 @@ def count_tables(stream: Stream, n_ids: int, max_order: int) -> list[Table]:
     for _ in range(2, max_order + 1):
         table, rows = next_table(stream, tables[-1], rows)
         tables.append(table)
+        release_freed_memory()  # this order's sort buffers, before the next order allocates its own
     return tables
 
 

@@ -17,6 +17,9 @@ The tokenised text (4 bytes per word) lives alongside while the stream is built.
 """
 from __future__ import annotations
 
+import ctypes
+from functools import lru_cache
+
 MAX_ORDER = 6
 TABLE_BYTES_PER_NGRAM = 16
 UNIGRAM_BYTES_PER_TYPE = 24
@@ -39,3 +42,20 @@ def estimate_count_bytes(n_tokens: int, max_order: int, n_types: int | None = No
     held += (UNIGRAM_BYTES_PER_TYPE + VOCAB_BYTES_PER_TYPE) * (types + 3)
     transient = TRANSIENT_BYTES_PER_TOKEN * 2 * n_tokens
     return int(held + transient + OVERHEAD_BYTES)
+
+
+@lru_cache(maxsize=1)
+def _libc():
+    try:
+        return ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
+
+
+def release_freed_memory() -> None:
+    """Give the heap's freed pages back to the operating system (glibc ``malloc_trim``; a no-op
+    elsewhere). Large NumPy temporaries freed inside a long computation otherwise stay in the
+    process's resident memory until the allocator reuses them."""
+    libc = _libc()
+    if libc is not None and hasattr(libc, "malloc_trim"):
+        libc.malloc_trim(0)

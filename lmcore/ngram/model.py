@@ -47,30 +47,33 @@ class NgramCounts:
         return int(sum(t.nbytes for t in self.tables) + strings + ids)
 
 
-def counts_from_tokens(tokens: TokenIds, max_order: int) -> NgramCounts:
-    """Count the n-grams of orders 1..max_order of ``<s> sentence </s>`` for tokenised text."""
-    if not 1 <= max_order <= MAX_ORDER:
-        raise ValueError(f"order must be between 1 and {MAX_ORDER}")
+def _stream_of(tokens: TokenIds) -> tuple[Vocab, Stream, bool]:
+    """(vocabulary, padded id stream, ``<unk>`` seen in training) of tokenised training text."""
     vocab, id_map, unk_trained = build_vocab(tokens)
     words, lengths = id_map[tokens.ids], tokens.lengths
     literal = words < 0
     if literal.any():
         words, lengths = drop_boundary_literals(words, lengths, literal)
-    stream = pad(words, lengths, vocab.bos)
-    del words
-    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), bool(unk_trained))
+    return vocab, pad(words, lengths, vocab.bos), bool(unk_trained)
+
+
+def _check_order(max_order: int) -> None:
+    if not 1 <= max_order <= MAX_ORDER:
+        raise ValueError(f"order must be between 1 and {MAX_ORDER}")
 
 
 def count_ngrams(sentences: Sequence[Sequence[str]], max_order: int) -> NgramCounts:
     """Count the n-grams of orders 1..max_order of ``<s> sentence </s>`` (vectorised)."""
-    if not 1 <= max_order <= MAX_ORDER:
-        raise ValueError(f"order must be between 1 and {MAX_ORDER}")
-    return counts_from_tokens(tokens_of_sentences(sentences), max_order)
+    _check_order(max_order)
+    vocab, stream, unk_trained = _stream_of(tokens_of_sentences(sentences))  # the tokens are freed here
+    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), unk_trained)
 
 
 def count_ngrams_file(path: str | Path, max_order: int) -> NgramCounts:
     """:func:`count_ngrams` of a text file, one sentence per line, without Python lists."""
-    return counts_from_tokens(read_token_file(path), max_order)
+    _check_order(max_order)
+    vocab, stream, unk_trained = _stream_of(read_token_file(path))
+    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), unk_trained)
 
 
 @dataclass(frozen=True)

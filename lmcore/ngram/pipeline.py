@@ -8,7 +8,7 @@ code), so the numbers are the model's; only the memory differs: the counts plus 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +16,7 @@ import numpy as np
 from lmcore.lm_protocol import Perplexity, perplexity_from_logprobs
 from lmcore.ngram.arpa import ArpaWriter, _sink, check_arpa_method
 from lmcore.ngram.levels import uniform_base
+from lmcore.ngram.memory import release_freed_memory
 from lmcore.ngram.methods import check_method, iter_levels
 from lmcore.ngram.model import NgramCounts, count_ngrams_file
 from lmcore.ngram.scoring import StreamScorer
@@ -25,20 +26,34 @@ from lmcore.ngram.vocab import encode_tokens
 
 @dataclass
 class PipelineResult:
-    """What a run produced: the counts, the test perplexity (None without a test text), the
-    discounts per order (KN) and seconds per phase."""
+    """What a run produced: the vocabulary size |V|, n-grams per order, the test perplexity (None
+    without a test text), the discounts per order (KN) and seconds per phase."""
 
-    counts: NgramCounts
+    vocab_size: int
+    ngrams: list[int]
     perplexity: Perplexity | None
     discounts: list = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+
+
+class _Clock:
+    """Seconds per phase, added up."""
+
+    def __init__(self) -> None:
+        self.seconds = {"count": 0.0, "smooth": 0.0, "score": 0.0, "write": 0.0}
+        self.mark = time.perf_counter()
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.seconds[phase] += now - self.mark
+        self.mark = now
 
 
 class _Scorer(StreamScorer):
     """The test text's probabilities, advanced one level at a time."""
 
     def __init__(self, counts: NgramCounts, order: int, path: str | Path, base: np.ndarray) -> None:
-        super().__init__(counts.tables[:order], encode_tokens(read_token_file(path), counts.vocab,
+        super().__init__(counts.tables, encode_tokens(read_token_file(path), counts.vocab,
                                                               counts.unk_trained), base, track=False)
 
     def result(self) -> Perplexity:
@@ -51,45 +66,47 @@ class _Scorer(StreamScorer):
 def run(train: str | Path, order: int, method: str = "modified-kn", delta: float = 1.0,
         discount: float = 0.75, test: str | Path | None = None, arpa: str | Path | None = None,
         lmplz_exact: bool = True) -> PipelineResult:
-    """Count ``train``, smooth with ``method`` at ``order``, score ``test``, write ``arpa``."""
+    """Count ``train``, smooth with ``method`` at ``order``, score ``test``, write ``arpa``.
+
+    Memory: once level k is built, the counts and suffix links of order k are no longer needed
+    (the ARPA text and the lookups use the keys alone) and are released."""
     check_method(method, delta, discount)
     if arpa is not None:
         check_arpa_method(method)
-    seconds: dict[str, float] = {}
-    start = time.perf_counter()
+    clock = _Clock()
     counts = count_ngrams_file(train, order)
-    seconds["count"] = time.perf_counter() - start
+    tables = counts.tables  # this run's own counts: stripped as the levels pass
+    release_freed_memory()
+    clock.lap("count")
     base = uniform_base(counts.vocab.size)
-    scorer = None
-    if test is not None:
-        mark = time.perf_counter()
-        scorer = _Scorer(counts, order, test, base)
-        seconds["score"] = time.perf_counter() - mark
+    scorer = _Scorer(counts, order, test, base) if test is not None else None
+    clock.lap("score")
     info: list = []
     kenlm_ids = counts.vocab.kenlm_ids if lmplz_exact else None
-    levels = iter_levels(counts.tables[:order], order, method, base, delta, discount, kenlm_ids, info)
+    levels = iter_levels(tables, order, method, base, delta, discount, kenlm_ids, info)
     write, close = _sink(arpa) if arpa is not None else (None, None)
-    seconds.setdefault("score", 0.0)
-    seconds["smooth"] = seconds["write"] = 0.0
     try:
-        writer = ArpaWriter(write, counts.tables, order, counts.vocab.words) if write else None
-        mark = time.perf_counter()
+        writer = ArpaWriter(write, tables, order, counts.vocab.words) if write else None
+        clock.lap("write")
         for level in levels:
-            now = time.perf_counter()
-            seconds["smooth"] += now - mark
+            clock.lap("smooth")
             if scorer is not None:
                 scorer.advance(level)
-            mark = time.perf_counter()
-            seconds["score"] += mark - now
+            clock.lap("score")
             if writer is not None:
                 writer.feed(level)
+            k = level.order
             del level
-            now, mark = mark, time.perf_counter()
-            seconds["write"] += mark - now
+            done = tables[k - 1]
+            tables[k - 1] = replace(done, count=np.zeros(0, done.count.dtype), suffix=np.zeros(0, done.suffix.dtype))
+            del done
+            release_freed_memory()
+            clock.lap("write")
         if writer is not None:
             writer.close()
-            seconds["write"] += time.perf_counter() - mark
     finally:
         if close is not None:
             close()
-    return PipelineResult(counts, scorer.result() if scorer else None, info, seconds)
+    clock.lap("write")
+    return PipelineResult(counts.vocab.size, [len(t) for t in tables], scorer.result() if scorer else None,
+                          info, clock.seconds)

@@ -55,7 +55,10 @@ class SortedGroup:
 
 
 def sorted_groups(occ: Occurrences, n_keys: int) -> Iterator[SortedGroup]:
-    """The occurrences sorted by key (ties by position), bucket by bucket, keys in increasing order."""
+    """The occurrences sorted by key (ties by position), bucket by bucket, keys in increasing order.
+
+    One bucket's packed array lives at a time: each bucket is filled by its own pass over the
+    occurrences (the keys are recomputed: cheaper than holding every bucket at once)."""
     pos_bits = bits(len(occ.ids))
     key_bits = bits(n_keys)
     extra = max(0, key_bits + pos_bits - 64)
@@ -64,29 +67,21 @@ def sorted_groups(occ: Occurrences, n_keys: int) -> Iterator[SortedGroup]:
     sizes = np.zeros(n_buckets, dtype=np.int64)
     for _, key in occ.chunks():
         sizes += np.bincount((key >> np.uint64(shift)).astype(np.int64), minlength=n_buckets) if extra else len(key)
-    packed = [np.empty(int(s), dtype=np.uint64) for s in sizes]
-    fill = np.zeros(n_buckets, dtype=np.int64)
     low = np.uint64((1 << shift) - 1)
-    for t, key in occ.chunks():
-        if extra:
-            bucket = key >> np.uint64(shift)
-            key &= low
-        key <<= np.uint64(pos_bits)
-        key |= t
-        if not extra:
-            packed[0][fill[0]:fill[0] + len(key)] = key
-            fill[0] += len(key)
-            continue
-        for b in range(n_buckets):
-            part = key[bucket == np.uint64(b)]
-            packed[b][fill[b]:fill[b] + len(part)] = part
-            fill[b] += len(part)
     pos_mask = np.uint64((1 << pos_bits) - 1)
     for b in range(n_buckets):
-        block = packed[b]
-        packed[b] = None
-        if len(block) == 0:
+        if sizes[b] == 0:
             continue
+        block = np.empty(int(sizes[b]), dtype=np.uint64)
+        fill = 0
+        for t, key in occ.chunks():
+            if extra:
+                keep = (key >> np.uint64(shift)) == np.uint64(b)
+                key, t = key[keep] & low, t[keep]
+            key <<= np.uint64(pos_bits)
+            key |= t
+            block[fill:fill + len(key)] = key
+            fill += len(key)
         block.sort()
         positions = np.empty(len(block), dtype=np.int32)
         for a in range(0, len(block), CHUNK):

@@ -62,9 +62,12 @@ class _Merger:
 
 def _encode_block(pa, tokens) -> tuple[np.ndarray, list[str]]:
     """(block-local ids, block types) of an Arrow binary array of tokens."""
-    encoded = tokens.dictionary_encode()
+    import pyarrow.compute as pc
+
+    pool = pa.system_memory_pool()  # plain malloc: freed memory goes back (Arrow's pool keeps it)
+    encoded = pc.dictionary_encode(tokens, memory_pool=pool)
     try:
-        types = encoded.dictionary.cast(pa.large_string()).to_pylist()
+        types = pc.cast(encoded.dictionary, pa.large_string(), memory_pool=pool).to_pylist()
     except pa.ArrowInvalid as err:
         raise ValueError(f"the text is not valid UTF-8 ({err})") from None
     return _int32_values(encoded.indices), types
