@@ -59,7 +59,7 @@ def words64(buf: np.ndarray) -> np.ndarray:
 
 def format_fixed7(x: np.ndarray, end: bytes) -> tuple[np.ndarray, np.ndarray]:
     """``("%.7f" % v).encode() + end`` for every v of ``x``: (records, length) with the text of v
-    left-aligned in the 16 bytes of ``records[i]`` (two uint64 words)."""
+    left-aligned in ``records[i]`` (two uint64 words; more for a block holding a huge value)."""
     if len(end) != 1:
         raise ValueError("one end byte")
     x = np.asarray(x, dtype=np.float64)
@@ -85,11 +85,15 @@ def format_fixed7(x: np.ndarray, end: bytes) -> tuple[np.ndarray, np.ndarray]:
     records[:, 0] = head | (tail << shift)
     records[:, 1] = tail >> (np.uint64(64) - shift)
     length = head_len + 8
-    for i in np.flatnonzero(slow).tolist():
-        text = ("%.7f" % x[i]).encode() + end
-        if len(text) > 16:
-            raise ValueError(f"number too large for an ARPA field: {x[i]}")
-        records[i] = np.frombuffer(text.ljust(16, b"\0"), dtype=np.uint64)
+    texts = {i: ("%.7f" % x[i]).encode() + end for i in np.flatnonzero(slow).tolist()}
+    width = max([16] + [len(t) for t in texts.values()])
+    if width > 16:  # a huge value (|x| ≥ 10^8): wider records for this block
+        width = -(-width // 8) * 8
+        wide = np.zeros((n, width // 8), dtype=np.uint64)
+        wide[:, :2] = records
+        records = wide
+    for i, text in texts.items():
+        records[i] = np.frombuffer(text.ljust(width, b"\0"), dtype=np.uint64)
         length[i] = len(text)
     return records, length
 
@@ -145,15 +149,14 @@ def ngram_lines(words: WordPool, columns: list[np.ndarray], logp: np.ndarray,
         raise ValueError("an ARPA probability must be finite")
     n = len(logp)
     p_rec, p_len = format_fixed7(logp, b"\t")
-    slots = np.arange(0, 2 * n, 2, dtype=np.int64)
-    fragments = [(p_rec.ravel(), slots, p_len)]
+    fragments = [(p_rec.ravel(), np.arange(n, dtype=np.int64) * p_rec.shape[1], p_len)]
     last = "\t" if bow is not None else "\n"
     for j, col in enumerate(columns):
         sep = last if j == len(columns) - 1 else " "
         fragments.append((words.words, words.start[sep][col], words.length[col]))
     if bow is not None:
         b_rec, b_len = format_fixed7(bow, b"\n")
-        fragments.append((b_rec.ravel(), slots, b_len))
+        fragments.append((b_rec.ravel(), np.arange(n, dtype=np.int64) * b_rec.shape[1], b_len))
     line_len = np.zeros(n, dtype=np.int64)
     for _, _, length in fragments:
         line_len += length

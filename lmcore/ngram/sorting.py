@@ -15,6 +15,8 @@ from typing import Iterator
 import numpy as np
 
 CHUNK = 1 << 21
+MIN_EXTRA_BITS = 0
+"""At least this many top key bits split the buckets (a test raises it to exercise the buckets)."""
 
 
 def bits(n: int) -> int:
@@ -61,7 +63,7 @@ def sorted_groups(occ: Occurrences, n_keys: int) -> Iterator[SortedGroup]:
     occurrences (the keys are recomputed: cheaper than holding every bucket at once)."""
     pos_bits = bits(len(occ.ids))
     key_bits = bits(n_keys)
-    extra = max(0, key_bits + pos_bits - 64)
+    extra = min(max(MIN_EXTRA_BITS, key_bits + pos_bits - 64), key_bits)
     shift = key_bits - extra
     n_buckets = 1 << extra
     sizes = np.zeros(n_buckets, dtype=np.int64)
