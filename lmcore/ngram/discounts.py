@@ -85,9 +85,7 @@ def lmplz_rows(tables: Sequence[Table], order: int, kenlm_ids: np.ndarray) -> li
         first = first_words(tables, k, rows)
         best = int(np.argmax(kenlm_ids[first]))
         row = int(rows[best])
-        out[k - 1] = row
-        if first[best] == bos:
-            break  # nothing stands left of <s>: no longer n-gram is left in lmplz's streams
+        out[k - 1] = row  # a row beginning with <s> has no left extension: the loop ends after it
     return out
 
 
