@@ -155,15 +155,27 @@ def read_token_file(path: str | Path, block_bytes: int = BLOCK_BYTES) -> TokenId
     return TokenIds(merger.types, _concat(ids, np.int32), _concat(lengths, np.int64))
 
 
-def tokens_of_sentences(sentences: Sequence[Sequence[str]]) -> TokenIds:
-    """Tokens of already split sentences (every sentence kept, empty ones too)."""
+def tokens_of_sentences(sentences: Sequence[Sequence[str]], block_tokens: int = 1 << 20) -> TokenIds:
+    """Tokens of already split sentences (every sentence kept, empty ones too), hashed by Arrow
+    about ``block_tokens`` at a time (the flat list and Arrow's copy exist for one block only)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
-    lengths = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
-    if not lengths.sum():
-        return TokenIds([], np.zeros(0, np.int32), lengths)
-    encoded = pa.array(list(chain.from_iterable(sentences)), type=pa.large_string()).dictionary_encode()
-    return TokenIds(encoded.dictionary.to_pylist(), _int32_values(encoded.indices), lengths)
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    ids = np.empty(int(lengths.sum()), dtype=np.int32)
+    merger, done, first = _Merger(), 0, 0
+    ends = np.searchsorted(np.cumsum(lengths), np.arange(block_tokens, len(ids) + block_tokens, block_tokens),
+                           side="right")
+    for last in ends.tolist():
+        flat = list(chain.from_iterable(sentences[first:last + 1]))
+        first = last + 1
+        if not flat:
+            continue
+        encoded = pc.dictionary_encode(pa.array(flat, type=pa.large_string()), memory_pool=pa.system_memory_pool())
+        local = _int32_values(encoded.indices)
+        ids[done:done + len(local)] = merger.add(encoded.dictionary.to_pylist())[local]
+        done += len(local)
+    return TokenIds(merger.types, ids, lengths)
 
 
 def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
