@@ -1,15 +1,24 @@
-"""Bench: modified-KN 3- and 5-gram on Penn Treebank vs KenLM's figures and nltk.lm's speed.
+"""Bench: modified-KN 3- and 5-gram on Penn Treebank — exactness against KenLM, query speed
+against KenLM's query code, and nltk.lm, every peer run in this same run.
 
-python bench/ngram_ptb.py [PTB_DIR] [--nltk-sentences 3]
+python bench/ngram_ptb.py [PTB_DIR] [--lmplz PATH] [--repeats 15] [--nltk-sentences 3]
 
-References: KenLM lmplz (C++, same 2-core machine class) fits PTB train in ≈1.9 s (order 3) /
-≈2.3 s (order 5) with test perplexity 148.28 / 141.19 (not runnable here: lmplz is not installed,
-so its figures are quoted); KenLM's query code (the kenlm module) reads our 5-gram ARPA export and
-scores the test set in this run. nltk.lm KneserNeyInterpolated order 3 is fitted and timed in this run.
+- exactness: our ARPA export read by the ``kenlm`` module gives our perplexity; with lmplz
+  (``--lmplz`` or on the PATH) both tools build the same order-5 model from PTB train (its
+  literal ``<unk>`` written ``UNKWORD``, which lmplz requires) and every log10 value and backoff
+  of the two ARPA files is compared;
+- query speed (same model, alternating runs, median and min): our batched ``perplexity`` of the
+  test set (and of its first 100 sentences) per sentence, against ``kenlm.Model.score`` called
+  sentence by sentence on our ARPA file;
+- nltk.lm KneserNeyInterpolated order 3: fitted and timed here (its scoring on a few sentences).
+Fit time against lmplz, whole process against whole process: bench/ngram_scale.py.
 """
 from __future__ import annotations
 
 import argparse
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -18,17 +27,75 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lmcore.ngram import NgramModel  # noqa: E402
+from lmcore.ngram import NgramModel, count_ngrams  # noqa: E402
 from lmcore.ngram.__main__ import read_sentences  # noqa: E402
 
-KENLM_PPL = {3: 148.28, 5: 141.19}
-KENLM_FIT_SECONDS = {3: 1.9, 5: 2.3}
+
+def arpa_entries(path: Path) -> dict[str, tuple[float, float]]:
+    """{n-gram: (log10 p, log10 bow or 0)} of an ARPA file (``<s>``'s unigram left out)."""
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 2 and parts[1] != "<s>":
+                out[parts[1]] = (float(parts[0]), float(parts[2]) if len(parts) > 2 else 0.0)
+    return out
 
 
-def nltk_seconds_per_sentence(train, sentences, n_measured: int) -> tuple[float, float, int]:
-    """(fit seconds, scoring seconds per sentence, sentences measured) of nltk KN order 3."""
+def compare_with_lmplz(lmplz: str, train, test, folder: Path) -> None:
+    """Order 5 by both tools on the same text; the largest difference of any stored value."""
+    text = [["UNKWORD" if w == "<unk>" else w for w in s] for s in train]
+    (folder / "train.txt").write_text("\n".join(" ".join(s) for s in text) + "\n", encoding="utf-8")
+    with open(folder / "train.txt", "rb") as fin, open(folder / "lmplz.arpa", "wb") as fout:
+        subprocess.run([lmplz, "-o", "5", "-S", "1G"], stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, check=True)
+    lm = NgramModel.fit(text, 5, "modified-kn")
+    lm.to_arpa(folder / "ours.arpa")
+    ours, peer = arpa_entries(folder / "ours.arpa"), arpa_entries(folder / "lmplz.arpa")
+    common = ours.keys() & peer.keys()
+    print(f"lmplz_order5_ngrams_ours_lmplz_common: {len(ours)} {len(peer)} {len(common)}")
+    print(f"lmplz_order5_max_abs_diff_log10_prob: {max(abs(ours[g][0] - peer[g][0]) for g in common):.2e}")
+    print(f"lmplz_order5_max_abs_diff_log10_backoff: {max(abs(ours[g][1] - peer[g][1]) for g in common):.2e}")
+    print(f"lmplz_order5_unk_log10_prob_ours: {ours['<unk>'][0]:.7f}")
+    print(f"lmplz_order5_unk_log10_prob_lmplz: {peer['<unk>'][0]:.7f}")
+    mapped = [["UNKWORD" if w == "<unk>" else w for w in s] for s in test]
+    print(f"lmplz_order5_test_ppl_ours: {lm.perplexity(mapped).ppl:.4f}")
+    print(f"lmplz_order5_test_ppl_lmplz_model: {kenlm_perplexity(folder / 'lmplz.arpa', mapped):.4f}")
+
+
+def kenlm_perplexity(path: Path, test) -> float:
+    """Perplexity (OOVs included) of ``test`` by KenLM's query code reading an ARPA file."""
+    import kenlm
+
+    ken = kenlm.Model(str(path))
+    log10 = sum(ken.score(" ".join(s), bos=True, eos=True) for s in test)
+    return 10 ** (-log10 / sum(len(s) + 1 for s in test))
+
+
+def query_speed(model: NgramModel, path: Path, test, repeats: int, label: str) -> None:
+    """Seconds per sentence: our batched perplexity vs kenlm sentence by sentence (alternating)."""
+    import kenlm
+
+    ken = kenlm.Model(str(path))
+    lines = [" ".join(s) for s in test]
+    ours, peer = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        model.perplexity(test)
+        ours.append((time.perf_counter() - start) / len(test))
+        start = time.perf_counter()
+        sum(ken.score(line, bos=True, eos=True) for line in lines)
+        peer.append((time.perf_counter() - start) / len(test))
+    for name, values in (("ours_batched", ours), ("kenlm_one_by_one", peer)):
+        print(f"{label}_{name}_seconds_per_sentence_median: {statistics.median(values):.2e}")
+        print(f"{label}_{name}_seconds_per_sentence_min: {min(values):.2e}")
+    print(f"{label}_speed_ratio_kenlm_time_over_ours_median: {statistics.median(peer) / statistics.median(ours):.2f}")
+    print(f"{label}_speed_ratio_kenlm_time_over_ours_min: {min(peer) / min(ours):.2f}")
+
+
+def nltk_seconds_per_sentence(train, sentences, n_measured: int) -> tuple[float, float]:
+    """(fit seconds, scoring seconds per sentence) of nltk KN order 3 (measured here)."""
     from nltk.lm import KneserNeyInterpolated
-    from nltk.lm.preprocessing import padded_everygram_pipeline, pad_both_ends
+    from nltk.lm.preprocessing import pad_both_ends, padded_everygram_pipeline
     from nltk.util import ngrams
 
     start = time.perf_counter()
@@ -39,72 +106,56 @@ def nltk_seconds_per_sentence(train, sentences, n_measured: int) -> tuple[float,
     start = time.perf_counter()
     for sent in sentences[:n_measured]:
         sum(lm.logscore(g[-1], g[:-1]) for g in ngrams(pad_both_ends(sent, n=3), 3))
-    return fit, (time.perf_counter() - start) / n_measured, n_measured
-
-
-def kenlm_on_our_arpa(model: NgramModel, test) -> float:
-    """Perplexity of ``test`` by KenLM's own query code reading our ARPA export (measured here)."""
-    import kenlm
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "model.arpa"
-        model.to_arpa(path)
-        ken = kenlm.Model(str(path))
-    log10 = sum(ken.score(" ".join(s), bos=True, eos=True) for s in test)
-    return 10 ** (-log10 / sum(len(s) + 1 for s in test))
+    return fit, (time.perf_counter() - start) / n_measured
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("ptb_dir", nargs="?", default=str(ROOT.parent / "shared" / "data" / "ptb"))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ptb_dir", nargs="?", default=str(ROOT.parent.parent / "shared" / "data" / "ptb"))
+    ap.add_argument("--lmplz", help="KenLM's lmplz (default: on the PATH; none: no ARPA comparison)")
+    ap.add_argument("--repeats", type=int, default=15, help="alternating query-speed runs")
     ap.add_argument("--nltk-sentences", type=int, default=3,
-                    help="how many of the 100 sentences nltk scores (≈2.3 s each); the rest is extrapolated")
+                    help="how many of the first 100 test sentences nltk scores (≈2 s each); 0: skip nltk")
     args = ap.parse_args()
     d = Path(args.ptb_dir)
     train, test = read_sentences(d / "ptb.train.txt"), read_sentences(d / "ptb.test.txt")
     print(f"train_words: {sum(map(len, train))}")
     print(f"test_tokens_with_eos: {sum(len(s) + 1 for s in test)}")
-    hundred = test[:100]
-    models = {}
-    for order in (3, 5):
-        start = time.perf_counter()
-        lm = NgramModel.fit(train, order, "modified-kn")
-        fit = time.perf_counter() - start
-        start = time.perf_counter()
-        result = lm.perplexity(test)
-        score = time.perf_counter() - start
-        models[order] = lm
-        print(f"order{order}_fit_seconds: {fit:.3f}")
-        print(f"order{order}_kenlm_lmplz_fit_seconds_quoted: {KENLM_FIT_SECONDS[order]}")
-        print(f"order{order}_fit_ratio_vs_lmplz: {fit / KENLM_FIT_SECONDS[order]:.2f}")
-        print(f"order{order}_test_scoring_seconds: {score:.4f}")
-        print(f"order{order}_test_ppl: {result.ppl:.2f}")
-        print(f"order{order}_test_ppl_excl_oov: {result.ppl_excl_oov:.2f}")
-        print(f"order{order}_test_oov: {result.n_oov}")
-        print(f"order{order}_kenlm_ppl_quoted: {KENLM_PPL[order]}")
-        print(f"order{order}_ppl_relative_diff_vs_kenlm: {abs(result.ppl / KENLM_PPL[order] - 1):.5f}")
-
-    kenlm_ppl = kenlm_on_our_arpa(models[5], test)
-    print(f"order5_kenlm_query_ppl_on_our_arpa: {kenlm_ppl:.2f}")
-    print(f"order5_kenlm_query_vs_ours_relative_diff: {abs(kenlm_ppl / models[5].perplexity(test).ppl - 1):.2e}")
-
-    lm3 = models[3]
     start = time.perf_counter()
-    lm3.perplexity(hundred)
-    ours_batch = (time.perf_counter() - start) / len(hundred)
-    start = time.perf_counter()
-    for sent in hundred:
-        lm3.sentence_logprobs(sent)
-    ours_loop = (time.perf_counter() - start) / len(hundred)
-    print(f"ours_order3_seconds_per_sentence_batched_100: {ours_batch:.2e}")
-    print(f"ours_order3_seconds_per_sentence_one_by_one_100: {ours_loop:.2e}")
-    fit, nltk_per_sentence, measured = nltk_seconds_per_sentence(train, hundred, args.nltk_sentences)
-    print(f"nltk_kn_interp_order3_fit_seconds_full_train: {fit:.1f}")
-    print(f"nltk_sentences_measured: {measured} (of the same 100; the rest extrapolated)")
-    print(f"nltk_order3_seconds_per_sentence: {nltk_per_sentence:.3f}")
-    print(f"nltk_order3_seconds_100_sentences_extrapolated: {nltk_per_sentence * 100:.1f}")
-    print(f"speedup_vs_nltk_batched: {nltk_per_sentence / ours_batch:.0f}")
-    print(f"speedup_vs_nltk_one_by_one: {nltk_per_sentence / ours_loop:.0f}")
+    counts = count_ngrams(train, 5)
+    print(f"ours_in_process_count_seconds_orders_1_to_5: {time.perf_counter() - start:.3f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for order in (3, 5):
+            start = time.perf_counter()
+            lm = NgramModel(counts, order, "modified-kn")
+            print(f"order{order}_ours_in_process_smoothing_seconds: {time.perf_counter() - start:.3f}")
+            result = lm.perplexity(test)
+            print(f"order{order}_test_ppl: {result.ppl:.2f}")
+            print(f"order{order}_test_oov: {result.n_oov}")
+            lm.to_arpa(folder / f"o{order}.arpa")
+            ken = kenlm_perplexity(folder / f"o{order}.arpa", test)
+            print(f"order{order}_kenlm_query_ppl_on_our_arpa: {ken:.2f}")
+            print(f"order{order}_kenlm_query_vs_ours_relative_diff: {abs(ken / result.ppl - 1):.2e}")
+            query_speed(lm, folder / f"o{order}.arpa", test, args.repeats, f"order{order}_test_set")
+            query_speed(lm, folder / f"o{order}.arpa", test[:100], args.repeats, f"order{order}_first_100")
+            if order == 3:
+                start = time.perf_counter()
+                for sent in test[:100]:
+                    lm.sentence_logprobs(sent)
+                one = (time.perf_counter() - start) / 100
+                print(f"order3_ours_one_by_one_seconds_per_sentence_100: {one:.2e}")
+        lmplz = args.lmplz or shutil.which("lmplz")
+        if lmplz:
+            compare_with_lmplz(lmplz, train, test, folder)
+        else:
+            print("lmplz: not found (no ARPA comparison)")
+    if args.nltk_sentences:
+        fit, per_sentence = nltk_seconds_per_sentence(train, test[:100], args.nltk_sentences)
+        print(f"nltk_kn_interp_order3_fit_seconds_full_train: {fit:.1f}")
+        print(f"nltk_order3_sentences_measured: {args.nltk_sentences}")
+        print(f"nltk_order3_seconds_per_sentence: {per_sentence:.3f}")
+        print(f"speedup_ours_one_by_one_vs_nltk_order3: {per_sentence / one:.0f}")
 
 
 if __name__ == "__main__":

@@ -33,8 +33,11 @@ def test_bigram_by_hand():
       p(c|b) = 0.24·24/150 = 0.0384;  p(<unk>|b) = 0.24·14/150 = 0.0224
     Context <s>: C(<s> b)=3 (D3+ 0.6), C(<s> c)=2 (D2 1.1), C(<s> a)=1 (D1 0.6); den = 6;
       γ(<s>) = 2.3/6;  p(c|<s>) = 0.9/6 + (2.3/6)·24/150 = 0.15 + 0.061333… = 0.211333…
+
+    These are the textbook count-of-counts (``lmplz_exact=False``); lmplz itself counts the
+    unigram c with its raw count 2 here and falls back (see test_ngram_lmplz.py).
     """
-    lm = NgramModel.fit(HAND_CORPUS, order=2, method="modified-kn")
+    lm = NgramModel.fit(HAND_CORPUS, order=2, method="modified-kn", lmplz_exact=False)
     np.testing.assert_allclose(lm.discounts[1][1:], [0.6, 1.1, 0.6], atol=1e-12)
     np.testing.assert_allclose(lm.discounts[0][1:], [1 / 3, 1.0, 5 / 3], atol=1e-12)
     assert lm.discount_fallback == [False, False]
@@ -52,8 +55,9 @@ def test_bigram_by_hand():
         np.log((0.15 + 2.3 / 6 * 24 / 150) * p_b_c * 0.7264), abs=1e-12)
 
 
-def reference_lmplz(sentences, order):
-    """Plain-dict modified KN following the conventions note word by word (independent code)."""
+def reference_lmplz(sentences, order, discounts=None):
+    """Plain-dict modified KN following the conventions note word by word (independent code);
+    ``discounts`` ([0, D1, D2, D3+] per order) replaces the textbook count-of-counts ones."""
     grams = [Counter() for _ in range(order + 1)]
     for s in sentences:
         padded = ["<s>"] + s + ["</s>"]
@@ -75,6 +79,8 @@ def reference_lmplz(sentences, order):
         nk = [sum(1 for v in adj[n].values() if v == j) for j in (1, 2, 3, 4)]
         y = nk[0] / (nk[0] + 2 * nk[1])
         disc.append([0.0] + [j - (j + 1) * y * nk[j] / nk[j - 1] for j in (1, 2, 3)])
+    if discounts is not None:
+        disc = [None] + [list(d) for d in discounts]
     den, gam = [defaultdict(float) for _ in range(order + 1)], [defaultdict(float) for _ in range(order + 1)]
     for n in range(1, order + 1):
         for g, a in adj[n].items():
@@ -106,7 +112,7 @@ def test_matches_plain_reference(order):
              for _ in range(300)]
     sents += [["the", "cat", "sat", "on", "the", "mat"]] * 5
     ref, vocab = reference_lmplz(sents, order)
-    lm = NgramModel.fit(sents, order, "modified-kn")
+    lm = NgramModel.fit(sents, order, "modified-kn", lmplz_exact=False)
     assert set(lm.vocab) == vocab
     assert not any(lm.discount_fallback)
     for hist in (["<s>"], ["<s>", "the"], ["the", "cat", "sat"], ["dog", "dog", "ran"], ["on", "zzz"]):

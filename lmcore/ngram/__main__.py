@@ -1,5 +1,9 @@
 """Command line: ``python -m lmcore.ngram TRAIN.txt --order 5 --method modified-kn --test TEST.txt
---arpa OUT.arpa``. Files hold one sentence per line, tokens separated by whitespace (as KenLM)."""
+--arpa OUT.arpa``. Files hold one sentence per line, tokens separated by whitespace (as KenLM).
+
+The files are read and counted without a Python object per token, and the model is built, used
+and written one order at a time (:mod:`lmcore.ngram.pipeline`); torch is never imported.
+"""
 from __future__ import annotations
 
 import argparse
@@ -8,8 +12,8 @@ import time
 from pathlib import Path
 from collections.abc import Sequence
 
+from lmcore.ngram.memory import MAX_ORDER
 from lmcore.ngram.methods import ARPA_METHODS, METHODS
-from lmcore.ngram.model import MAX_ORDER, NgramModel
 
 
 def read_sentences(path: str | Path) -> list[list[str]]:
@@ -31,6 +35,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--discount", type=float, default=0.75, help="KN discount d (default 0.75)")
     p.add_argument("--test", help="text to score")
     p.add_argument("--arpa", help="write the model to this ARPA file")
+    p.add_argument("--textbook-discounts", action="store_true",
+                   help="modified-kn: textbook count-of-counts instead of lmplz's exact ones")
     return p
 
 
@@ -40,24 +46,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser().error(f"--order must be between 1 and {MAX_ORDER}")
     if args.arpa and args.method not in ARPA_METHODS:
         parser().error(f"--arpa needs one of: {', '.join(ARPA_METHODS)}")
+    from lmcore.ngram.pipeline import run
+
     start = time.perf_counter()
     try:
-        model = NgramModel.fit(read_sentences(args.train), args.order, args.method,
-                               delta=args.delta, discount=args.discount)
-    except ValueError as err:
+        result = run(args.train, args.order, args.method, args.delta, args.discount, args.test, args.arpa,
+                     lmplz_exact=not args.textbook_discounts)
+    except (ValueError, OSError) as err:
         parser().error(str(err))
-    print(f"model: {model!r}")
-    print(f"fit_seconds: {time.perf_counter() - start:.3f}")
-    if args.test:
-        result = model.perplexity(read_sentences(args.test))
-        print(f"tokens: {result.n_tokens}")
-        print(f"oov: {result.n_oov}")
-        print(f"perplexity_including_oovs: {result.ppl:.4f}")
-        print(f"perplexity_excluding_oovs: {result.ppl_excl_oov:.4f}")
-        if result.n_zero:
-            print(f"zero_probability_tokens: {result.n_zero}")
+    total = time.perf_counter() - start
+    seconds = result.seconds
+    print(f"model: NgramModel(order={args.order}, method={args.method!r}, |V|={result.vocab_size})")
+    print(f"fit_seconds: {seconds['count'] + seconds['smooth']:.3f}")
+    for phase in ("count", "smooth", "score", "write"):
+        print(f"{phase}_seconds: {seconds[phase]:.3f}")
+    print(f"total_seconds: {total:.3f}")
+    if result.perplexity is not None:
+        ppl = result.perplexity
+        print(f"tokens: {ppl.n_tokens}")
+        print(f"oov: {ppl.n_oov}")
+        print(f"perplexity_including_oovs: {ppl.ppl:.4f}")
+        print(f"perplexity_excluding_oovs: {ppl.ppl_excl_oov:.4f}")
+        if ppl.n_zero:
+            print(f"zero_probability_tokens: {ppl.n_zero}")
     if args.arpa:
-        model.to_arpa(args.arpa)
         print(f"arpa: {args.arpa}")
     return 0
 

@@ -5,61 +5,112 @@ backoff weight of h is γ(h) (as KenLM's lmplz writes it); for backoff KN it is 
 notes' formula it is 1 (log10 = 0). A query then reads
     log10 P(w | h) = log10 P_stored(w | h_m) + Σ_{contexts longer than h_m} log10 bow(context).
 MLE and add-δ are not of this form (their unseen words are not α(h)·P_lower) and are refused.
+
+The file is streamed: order k is written as soon as level k+1 (which holds the backoff weights
+of the k-grams) is known, in blocks of formatted bytes (:mod:`lmcore.ngram.arpa_text`).
 """
 from __future__ import annotations
 
-from contextlib import nullcontext
+import io
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from lmcore.ngram.arpa_text import LOG_ZERO, WordPool, log10_or_zero, ngram_lines
+from lmcore.ngram.counts import Table
+from lmcore.ngram.levels import Level
 from lmcore.ngram.methods import ARPA_METHODS
 
 if TYPE_CHECKING:
     from lmcore.ngram.model import NgramModel
 
-LOG_ZERO = -99.0
+BLOCK_ROWS = 1 << 18
+__all__ = ["ArpaWriter", "LOG_ZERO", "arpa_lines", "check_arpa_method", "write_arpa"]
 
 
-def _log10(x: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore"):
-        out = np.log10(x)
-    return np.where(x > 0, out, LOG_ZERO)
+def check_arpa_method(method: str) -> None:
+    """Raise ValueError for a method that has no ARPA (backoff) form."""
+    if method not in ARPA_METHODS:
+        raise ValueError(f"{method!r} cannot be written as a backoff (ARPA) model; "
+                         f"use one of {', '.join(ARPA_METHODS)}")
+
+
+class ArpaWriter:
+    """Writes an ARPA file level by level: ``feed`` levels 1..order in turn, then ``close``."""
+
+    def __init__(self, write: Callable[[bytes], object], tables: Sequence[Table], order: int,
+                 words: list[str]) -> None:
+        self.write, self.tables, self.order = write, tables, order  # not copied: the caller may release
+        self.pool = WordPool(list(words) + ["<s>"])
+        self.pending: Level | None = None
+        header = ["\\data\\"] + [f"ngram {t.order}={len(t)}" for t in tables[:order]] + ["", ""]
+        self.write("\n".join(header).encode())
+
+    def feed(self, level: Level) -> None:
+        if self.pending is not None:
+            self._write_order(self.pending, level)
+        self.pending = level
+
+    def close(self) -> None:
+        if self.pending is not None:
+            self._write_order(self.pending, None)
+            self.pending = None
+        self.write(b"\\end\\\n")
+
+    def _write_order(self, level: Level, following: Level | None) -> None:
+        k = level.order
+        table = self.tables[k - 1]
+        self.write(f"\\{k}-grams:\n".encode())
+        bow = None
+        if following is not None:
+            bow = np.where(following.ctx_seen, log10_or_zero(following.U), 0.0)
+        bos = table.radix - 1
+        for lo in range(0, len(table), BLOCK_ROWS):
+            hi = min(lo + BLOCK_ROWS, len(table))
+            logp = log10_or_zero(level.prob[lo:hi])
+            if k == 1 and lo <= bos < hi:
+                logp[bos - lo] = LOG_ZERO
+            keys = table.keys[lo:hi]
+            columns = [keys % table.radix]
+            for j in range(k - 1, 0, -1):
+                keys = self.tables[j - 1].keys[keys // table.radix]
+                columns.append(keys % table.radix)
+            self.write(ngram_lines(self.pool, columns[::-1], logp, None if bow is None else bow[lo:hi]))
+        self.write(b"\n")
+
+
+def _sink(target: str | Path | IO[str] | IO[bytes]):
+    """(write function for bytes, closer) of a path or an open text/binary file."""
+    if isinstance(target, (str, Path)):
+        f = open(target, "wb")
+        return f.write, f.close
+    if isinstance(target, io.TextIOBase) or hasattr(target, "encoding"):
+        return (lambda b: target.write(bytes(b).decode("utf-8"))), (lambda: None)
+    return target.write, (lambda: None)
+
+
+def write_levels(target, tables: Sequence[Table], order: int, words: list[str], levels) -> None:
+    """Write an ARPA file from an iterable of levels 1..order (consumed one at a time)."""
+    write, close = _sink(target)
+    try:
+        writer = ArpaWriter(write, tables, order, words)
+        for level in levels:
+            writer.feed(level)
+        writer.close()
+    finally:
+        close()
+
+
+def write_arpa(model: NgramModel, target: str | Path | IO[str]) -> None:
+    """Write ``model`` in ARPA format to a path or an open text (or binary) file."""
+    check_arpa_method(model.method)
+    write_levels(target, model.tables, model.order, model.vocab, model.levels)
 
 
 def arpa_lines(model: NgramModel) -> list[str]:
     """The ARPA text of ``model`` as lines."""
-    if model.method not in ARPA_METHODS:
-        raise ValueError(f"{model.method!r} cannot be written as a backoff (ARPA) model; "
-                         f"use one of {', '.join(ARPA_METHODS)}")
-    tables, levels = model.tables, model.levels
-    bos = tables[0].radix - 1
-    lines = ["\\data\\"] + [f"ngram {t.order}={len(t)}" for t in tables] + [""]
-    unigrams = list(model.vocab) + ["<s>"]
-    names = unigrams
-    for k, (table, level) in enumerate(zip(tables, levels), start=1):
-        if k > 1:
-            prev = names
-            names = [f"{prev[c]} {unigrams[w]}" for c, w in zip(table.ctx.tolist(), table.word.tolist())]
-        logp = _log10(level.prob)
-        if k == 1:
-            logp[bos] = LOG_ZERO
-        lines.append(f"\\{k}-grams:")
-        if k < model.order:
-            nxt = levels[k]
-            bow = np.where(nxt.ctx_seen, _log10(nxt.U), 0.0)
-            lines.extend(f"{p:.7f}\t{n}\t{b:.7f}" for p, n, b in zip(logp.tolist(), names, bow.tolist()))
-        else:
-            lines.extend(f"{p:.7f}\t{n}" for p, n in zip(logp.tolist(), names))
-        lines.append("")
-    lines.append("\\end\\")
-    return lines
-
-
-def write_arpa(model: NgramModel, target: str | Path | IO[str]) -> None:
-    """Write ``model`` in ARPA format to a path or an open text file."""
-    lines = arpa_lines(model)
-    ctx = open(target, "w", encoding="utf-8") if isinstance(target, (str, Path)) else nullcontext(target)
-    with ctx as f:
-        f.write("\n".join(lines) + "\n")
+    buf = io.BytesIO()
+    write_arpa(model, buf)
+    return buf.getvalue().decode("utf-8").split("\n")[:-1]

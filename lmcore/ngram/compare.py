@@ -23,8 +23,8 @@ def context_counts(model: NgramModel, context: Sequence[str]) -> np.ndarray:
     if c < 0:
         return out
     table = model.tables[len(h)]
-    lo, hi = int(table.ctx_start[c]), int(table.ctx_start[c + 1])
-    out[table.word[lo:hi]] = table.count[lo:hi]
+    lo, hi = table.ctx_range(c)
+    out[table.words(lo, hi)] = table.count[lo:hi]
     return out
 
 
@@ -87,8 +87,8 @@ def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
         words, row = [], int(c)
         for order in range(model.order - 1, 0, -1):
             t = model.tables[order - 1]
-            words.append(names[int(t.word[row])])
-            row = int(t.ctx[row])
+            words.append(names[int(t.keys[row] % t.radix)])
+            row = int(t.ctx_of(row))
         out.append(words[::-1])
     return out or [["<s>"]]
 

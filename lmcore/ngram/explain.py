@@ -47,7 +47,7 @@ def kn_terms(model: NgramModel, word: str, context: Sequence[str]) -> KnTerms:
         table = model.tables[k - 1]
         row = int(table.find(np.array([c]), np.array([wid]))[0])
         a = adjusted[k - 1]
-        lo, hi = int(table.ctx_start[c]), int(table.ctx_start[c + 1])
+        lo, hi = table.ctx_range(c)
         lower = distribution_for(model.levels[:k - 1], model.tables, h[1:], model.base)[wid]
         return KnTerms([model.vocab[i] if i < len(model.vocab) else BOS for i in h],
                        float(a[row]) if row >= 0 else 0.0, float(a[lo:hi].sum()), model.discount,

@@ -11,30 +11,44 @@ word), level k turns p_{k-1}(·|h') into
 Interpolated KN: S = max(c−D,0)/C(h), G = U = γ(h). Backoff KN: G = 0, U = α(h). MLE: G = U = 0.
 A level with ``from_base`` (add-δ) ignores the lower orders: it starts again from p_0 whenever its
 context is available (a sentence's history is long enough), seen or not.
-``prob`` is the full p_k(w|h) of every stored n-gram: the ARPA probability, with U(h) as the
-backoff weight of context h.
+``prob`` is the full p_k(w|h) of every stored n-gram (the ARPA probability, with U(h) as the
+backoff weight of context h). A seen (h, w) has a seen suffix (h', w) under a seen context, so
+along any history p_{k-1}(w | h') is exactly the ``prob`` it was built from: scoring reads
+``prob`` for seen n-grams and needs S only while a level is built.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
-from lmcore.ngram.counts import Stream, Table
+from lmcore.ngram.counts import Table
+
+ROW_CHUNK = 1 << 21
 
 
 @dataclass(frozen=True)
 class Level:
-    """Order k of a method: per stored n-gram S and seen, per context G, U and ctx_seen."""
+    """Order k of a method: per stored n-gram ``prob`` and ``seen``; per context G, U, ctx_seen."""
 
     order: int
-    S: np.ndarray
+    prob: np.ndarray
     seen: np.ndarray
     G: np.ndarray
     U: np.ndarray
     ctx_seen: np.ndarray
-    prob: np.ndarray
     from_base: bool = False
+
+    @cached_property
+    def all_seen(self) -> bool:
+        """Every stored n-gram of this level is seen (KN and MLE above the unigrams)."""
+        return bool(self.seen.all())
+
+    @property
+    def nbytes(self) -> int:
+        arrays = {id(a): a for a in (self.prob, self.seen, self.G, self.U, self.ctx_seen)}
+        return sum(a.nbytes for a in arrays.values() if a.base is None or a.flags.owndata)
 
 
 def uniform_base(vocab_size: int) -> np.ndarray:
@@ -44,62 +58,31 @@ def uniform_base(vocab_size: int) -> np.ndarray:
     return base
 
 
-def make_level(table: Table, lower_prob: np.ndarray, S: np.ndarray, seen: np.ndarray,
-               G: np.ndarray, U: np.ndarray, ctx_seen: np.ndarray, from_base: bool = False) -> Level:
-    """A :class:`Level` with ``prob`` filled in; ``lower_prob`` = p_{k-1}(w|h') per stored row."""
-    ctx = table.ctx
-    prob = np.where(seen, S + G[ctx] * lower_prob, U[ctx] * lower_prob)
-    return Level(table.order, S, seen, G, U, ctx_seen, prob, from_base)
+def row_chunks(table: Table):
+    """(lo, hi, ctx rows of lo:hi) over the table's rows, a chunk at a time."""
+    for lo in range(0, len(table), ROW_CHUNK):
+        hi = min(lo + ROW_CHUNK, len(table))
+        yield lo, hi, table.keys[lo:hi] // table.radix
 
 
-def lower_prob_of(table: Table, previous: Level | None, base: np.ndarray) -> np.ndarray:
-    """p_{k-1}(w|h') for every row (h, w) of ``table``: the previous level's prob of its suffix."""
+def make_prob(S: np.ndarray, seen: np.ndarray, G: np.ndarray, U: np.ndarray, ctx: np.ndarray,
+              lower: np.ndarray) -> np.ndarray:
+    """p_k of stored rows: S + G(h)·lower if seen, else U(h)·lower (S overwritten in place)."""
+    prob = G[ctx]
+    prob *= lower
+    prob += S
+    unseen = ~seen
+    if unseen.any():
+        prob[unseen] = U[ctx[unseen]] * lower[unseen]
+    return prob
+
+
+def lower_prob_of(table: Table, previous: Level | None, base: np.ndarray, lo: int = 0,
+                  hi: int | None = None) -> np.ndarray:
+    """p_{k-1}(w|h') for rows lo:hi of ``table``: the previous level's prob of its suffix."""
     if previous is None:
-        return base[table.word]
-    return previous.prob[table.suffix]
-
-
-def context_rows(rows: list[np.ndarray], stream: Stream, k: int) -> np.ndarray:
-    """Row (in order k-1) of the context of length k-1 preceding each position; -1 if none."""
-    if k == 1:
-        return np.zeros(len(stream.ids), dtype=np.int64)
-    ctx = np.full(len(stream.ids), -1, dtype=np.int64)
-    ctx[1:] = rows[k - 2][:-1]
-    ctx[stream.pos < k - 1] = -1
-    return ctx
-
-
-def apply_levels(levels: list[Level], rows: list[np.ndarray], stream: Stream,
-                 base: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """p(x_t | history) at every position of ``stream`` (vectorised over positions).
-
-    Returns (p, found, used): ``found`` = order of the longest seen n-gram (h, x_t) that entered
-    (0: none), ``used`` = order of the longest seen context (the distribution actually used;
-    0: the uniform base).
-    """
-    p0 = base[stream.ids].astype(np.float64)
-    p = p0.copy()
-    found = np.zeros(len(p), dtype=np.int64)
-    used = np.zeros(len(p), dtype=np.int64)
-    for lv in levels:
-        k = lv.order
-        c = context_rows(rows, stream, k)
-        r = rows[k - 1]
-        if lv.from_base:
-            avail = stream.pos >= k - 1
-            p[avail] = p0[avail]
-            found[avail] = 0
-            used[avail] = 0  # an unseen context leaves the uniform p_0
-        cs = c >= 0
-        cs[cs] = lv.ctx_seen[c[cs]]
-        rs = cs & (r >= 0)
-        rs[rs] = lv.seen[r[rs]]
-        un = cs & ~rs
-        p[un] = lv.U[c[un]] * p[un]
-        p[rs] = lv.S[r[rs]] + lv.G[c[rs]] * p[rs]
-        found[rs] = k
-        used[cs] = k
-    return p, found, used
+        return base[table.words(lo, hi)]
+    return previous.prob[table.suffix[lo:hi]]
 
 
 def distribution_for(levels: list[Level], tables: list[Table], context_ids: list[int],
@@ -116,17 +99,14 @@ def distribution_for(levels: list[Level], tables: list[Table], context_ids: list
         if lv.from_base:
             p = base.astype(np.float64).copy()
         c = 0 if k == 1 else context_row(tables, context_ids[len(context_ids) - (k - 1):])
-        if c < 0:
-            continue
-        if not lv.ctx_seen[c]:
+        if c < 0 or not lv.ctx_seen[c]:
             continue
         table = tables[k - 1]
-        lo, hi = int(table.ctx_start[c]), int(table.ctx_start[c + 1])
-        words = table.word[lo:hi]
+        lo, hi = table.ctx_range(c)
         seen = lv.seen[lo:hi]
-        new = lv.U[c] * p
-        new[words[seen]] = lv.S[lo:hi][seen] + lv.G[c] * p[words[seen]]
-        p = new
+        words = table.words(lo, hi)[seen]
+        p *= lv.U[c]
+        p[words] = lv.prob[lo:hi][seen]
     return p
 
 
@@ -135,7 +115,7 @@ def context_row(tables: list[Table], ids: list[int]) -> int:
     row = -1
     for j, w in enumerate(ids):
         if j == 0:
-            row = int(w)
+            row = int(w) if 0 <= int(w) < len(tables[0]) else -1
         else:
             row = int(tables[j].find(np.array([row]), np.array([w]))[0])
         if row < 0:

@@ -6,7 +6,9 @@ a token, ``<s>`` only ever a context; the vocabulary is the training words plus 
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import IO
 from collections.abc import Sequence
@@ -14,12 +16,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from lmcore.lm_protocol import LanguageModelMixin, Perplexity, TokenLogProbs, perplexity_from_logprobs
-from lmcore.ngram.counts import (BOS, EOS, UNK_ID, Stream, Table, Vocab, build_vocab, count_tables,
-                                 encode, rows_in_stream)
-from lmcore.ngram.levels import apply_levels, context_row, distribution_for, uniform_base
+from lmcore.ngram.counts import Table, count_tables
+from lmcore.ngram.levels import context_row, distribution_for, uniform_base
+from lmcore.ngram.memory import MAX_ORDER
 from lmcore.ngram.methods import build_levels
-
-MAX_ORDER = 6
+from lmcore.ngram.scoring import StreamScorer
+from lmcore.ngram.textio import TokenIds, read_token_file, tokens_of_sentences
+from lmcore.ngram.vocab import (BOS, EOS, UNK_ID, Stream, Vocab, build_vocab, drop_boundary_literals,
+                                encode, pad)
 
 
 @dataclass(frozen=True)
@@ -34,14 +38,43 @@ class NgramCounts:
     def max_order(self) -> int:
         return len(self.tables)
 
+    @cached_property
+    def nbytes(self) -> int:
+        """Bytes held: the count tables (16 per n-gram of order ≥ 2) plus the vocabulary's Python
+        strings, list and dict (≈ 100–150 per word type)."""
+        words = self.vocab.words
+        strings = sum(sys.getsizeof(w) for w in words) + sys.getsizeof(words) + sys.getsizeof(self.vocab.stoi)
+        ids = self.vocab.kenlm_ids.nbytes if self.vocab.kenlm_ids is not None else 0
+        return int(sum(t.nbytes for t in self.tables) + strings + ids)
+
+
+def _stream_of(tokens: TokenIds) -> tuple[Vocab, Stream, bool]:
+    """(vocabulary, padded id stream, ``<unk>`` seen in training) of tokenised training text."""
+    vocab, id_map, unk_trained = build_vocab(tokens)
+    words, lengths = id_map[tokens.ids], tokens.lengths
+    literal = words < 0
+    if literal.any():
+        words, lengths = drop_boundary_literals(words, lengths, literal)
+    return vocab, pad(words, lengths, vocab.bos), bool(unk_trained)
+
+
+def _check_order(max_order: int) -> None:
+    if not 1 <= max_order <= MAX_ORDER:
+        raise ValueError(f"order must be between 1 and {MAX_ORDER}")
+
 
 def count_ngrams(sentences: Sequence[Sequence[str]], max_order: int) -> NgramCounts:
     """Count the n-grams of orders 1..max_order of ``<s> sentence </s>`` (vectorised)."""
-    if not 1 <= max_order <= MAX_ORDER:
-        raise ValueError(f"order must be between 1 and {MAX_ORDER}")
-    vocab, counter = build_vocab(sentences)
-    stream = encode(sentences, vocab, clean=BOS in counter or EOS in counter, mark_oov=False)
-    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), counter.get("<unk>", 0) > 0)
+    _check_order(max_order)
+    vocab, stream, unk_trained = _stream_of(tokens_of_sentences(sentences))  # the tokens are freed here
+    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), unk_trained)
+
+
+def count_ngrams_file(path: str | Path, max_order: int) -> NgramCounts:
+    """:func:`count_ngrams` of a text file, one sentence per line, without Python lists."""
+    _check_order(max_order)
+    vocab, stream, unk_trained = _stream_of(read_token_file(path))
+    return NgramCounts(vocab, count_tables(stream, vocab.n_ids, max_order), unk_trained)
 
 
 @dataclass(frozen=True)
@@ -58,11 +91,15 @@ class StreamScores:
 
 
 class NgramModel(LanguageModelMixin):
-    """An n-gram language model of order N (1..6) with one smoothing method (see ``METHODS``);
-    a :class:`lmcore.lm_protocol.LanguageModel` (``sample`` and ``scorer`` come from the mixin)."""
+    """An n-gram language model of order N (1..6) with one smoothing method (see ``METHODS``).
+
+    ``lmplz_exact`` (modified KN only): take the count-of-counts exactly as KenLM's lmplz does,
+    one raw count per order included (see :mod:`lmcore.ngram.discounts`); False: the textbook
+    count-of-counts.
+    """
 
     def __init__(self, counts: NgramCounts, order: int, method: str = "modified-kn",
-                 delta: float = 1.0, discount: float = 0.75) -> None:
+                 delta: float = 1.0, discount: float = 0.75, *, lmplz_exact: bool = True) -> None:
         if not 1 <= order <= counts.max_order:
             raise ValueError(f"order must be between 1 and {counts.max_order}")
         self.counts, self.order, self.method = counts, order, method
@@ -70,18 +107,24 @@ class NgramModel(LanguageModelMixin):
         self.tables = counts.tables[:order]
         self.base = uniform_base(counts.vocab.size)
         self.levels, self.discounts, self.discount_fallback = build_levels(
-            self.tables, order, method, self.base, self.delta, self.discount)
+            self.tables, order, method, self.base, self.delta, self.discount,
+            counts.vocab.kenlm_ids if lmplz_exact else None)
 
     @classmethod
     def fit(cls, sentences: Sequence[Sequence[str]], order: int = 3, method: str = "modified-kn",
-            delta: float = 1.0, discount: float = 0.75) -> NgramModel:
+            delta: float = 1.0, discount: float = 0.75, *, lmplz_exact: bool = True) -> NgramModel:
         """Count and smooth in one go: ``NgramModel.fit(train, 5, "modified-kn")``."""
-        return cls(count_ngrams(sentences, order), order, method, delta, discount)
+        return cls(count_ngrams(sentences, order), order, method, delta, discount, lmplz_exact=lmplz_exact)
 
     @property
     def vocab(self) -> list[str]:
         """The predictable tokens: ``<unk>``, ``</s>``, then training words by decreasing count."""
         return self.counts.vocab.words
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the levels (the counts are shared: see ``NgramCounts.nbytes``)."""
+        return sum(lv.nbytes for lv in self.levels)
 
     def __repr__(self) -> str:
         return f"NgramModel(order={self.order}, method={self.method!r}, |V|={len(self.vocab)})"
@@ -109,7 +152,7 @@ class NgramModel(LanguageModelMixin):
         if row < 0:
             return 0
         nxt = self.tables[len(context)]
-        lo, hi = nxt.ctx_start[row], nxt.ctx_start[row + 1]
+        lo, hi = nxt.ctx_range(row)
         return int(nxt.count[lo:hi].sum())
 
     # --- probabilities ----------------------------------------------------------------------
@@ -122,18 +165,24 @@ class NgramModel(LanguageModelMixin):
         """P(word | context); a word outside the vocabulary is scored as ``<unk>``."""
         return float(self.distribution(context)[self.token_ids([word])[0]])
 
-    def score_stream(self, sentences: Sequence[Sequence[str]]) -> StreamScores:
-        """Scores of every predicted token of many sentences at once (vectorised)."""
-        stream: Stream = encode(sentences, self.counts.vocab, self.counts.unk_trained)
-        rows = rows_in_stream(self.tables, stream)
-        p, found, used = apply_levels(self.levels, rows, stream, self.base)
+    def score_ids(self, stream: Stream, track: bool = True) -> StreamScores:
+        """Scores of every predicted token of an encoded stream (vectorised); ``track=False``
+        skips the orders of the path (``found_order``/``context_order`` are then None)."""
+        scorer = StreamScorer(self.tables, stream, self.base, track)
+        for level in self.levels:
+            scorer.advance(level)
         keep = stream.pos >= 1
         with np.errstate(divide="ignore"):
-            logp = np.log(p[keep])
-        sentence = np.cumsum(stream.pos == 0)[keep] - 1
-        available = np.minimum(stream.pos[keep] + 1, self.order)
-        return StreamScores(logp, stream.oov[keep], found[keep], used[keep], available, sentence,
-                            stream.ids[keep])
+            logp = np.log(scorer.p[keep])
+        sentence = np.repeat(np.arange(len(stream.starts)), np.diff(np.append(stream.starts, len(stream.ids))) - 1)
+        available = np.minimum(stream.pos[keep].astype(np.int64) + 1, self.order)
+        found = scorer.found[keep].astype(np.int64) if track else None
+        used = scorer.used[keep].astype(np.int64) if track else None
+        return StreamScores(logp, stream.oov[keep], found, used, available, sentence, scorer.ids[keep])
+
+    def score_stream(self, sentences: Sequence[Sequence[str]], track: bool = True) -> StreamScores:
+        """Scores of every predicted token of many sentences at once (vectorised)."""
+        return self.score_ids(encode(sentences, self.counts.vocab, self.counts.unk_trained), track)
 
     def sentence_logprobs(self, tokens: Sequence[str]) -> TokenLogProbs:
         """ln P(x_t | x_<t) token by token for ``<s> tokens </s>``, with the path of each."""
@@ -144,8 +193,13 @@ class NgramModel(LanguageModelMixin):
 
     def perplexity(self, sentences: Sequence[Sequence[str]]) -> Perplexity:
         """Perplexity with and without OOVs, OOV and token counts (``</s>`` counted)."""
-        s = self.score_stream(sentences)
-        return perplexity_from_logprobs(s.logprobs, s.oov)
+        stream = encode(sentences, self.counts.vocab, self.counts.unk_trained)
+        scorer = StreamScorer(self.tables, stream, self.base, track=False)
+        for level in self.levels:
+            scorer.advance(level)
+        keep = stream.pos >= 1
+        with np.errstate(divide="ignore"):
+            return perplexity_from_logprobs(np.log(scorer.p[keep]), stream.oov[keep])
 
     def to_arpa(self, target: str | Path | IO[str]) -> None:
         """Write the model as an ARPA file (log10 probabilities and backoff weights)."""

@@ -1,0 +1,129 @@
+"""p(x_t | history) at every position of a stream, advanced one level (order) at a time.
+
+Level k (see :mod:`lmcore.ngram.levels`) needs, at position t, the row c of the context (the
+(k−1)-gram ending at t−1) and the row r of the k-gram (h, x_t). Both only exist where the
+(k−1)-gram ending at t−1 was seen, and r only where the (k−1)-gram ending at t was seen too (a
+stored n-gram's suffix is stored); so each order works on the positions the previous one found —
+a set that shrinks with k — with the context rows carried along, and looks up only those.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from lmcore.ngram.counts import Table
+from lmcore.ngram.levels import Level
+from lmcore.ngram.vocab import EOS_ID, Stream
+
+
+class StreamScorer:
+    """Running probabilities ``p`` of a stream. Call :meth:`advance` with levels 1, 2, … in turn.
+
+    With ``track``, ``found`` / ``used`` hold per position the order of the longest seen n-gram
+    (h, x_t) that entered and of the longest seen context (0: none / the uniform base).
+
+    Each order works in the order of its packed keys (context row, word): the lookups walk the
+    table's keys, and the per-context and per-row values are read in increasing row order
+    (cache-friendly). The rows found are then increasing, so the next order's keys come out
+    nearly sorted already."""
+
+    def __init__(self, tables: list[Table], stream: Stream, base: np.ndarray, track: bool = True) -> None:
+        self.tables, self.stream, self.track = tables, stream, track
+        self.ids = stream.ids.astype(np.int64)
+        self.p0 = base[self.ids]
+        self.p = self.p0.copy()
+        n = len(self.ids)
+        self.found = np.zeros(n, dtype=np.int8) if track else None
+        self.used = np.zeros(n, dtype=np.int8) if track else None
+        self.t = np.flatnonzero(stream.pos >= 1)  # positions whose context row exists (order 2)
+        self.c = self.ids[self.t - 1]  # that context row (order 1: the id)
+
+    def advance(self, lv: Level) -> None:
+        k, p = lv.order, self.p
+        if lv.from_base:
+            avail = self.stream.pos >= k - 1
+            p[avail] = self.p0[avail]
+            if self.track:
+                self.found[avail] = 0
+                self.used[avail] = 0  # an unseen context leaves the uniform p_0
+        if k == 1:
+            self._unigram(lv)
+            return
+        table = self.tables[k - 1]
+        if k == 2:
+            order, query = sort_queries(self.c * table.radix + self.ids[self.t], table.n_contexts * table.radix)
+            t, c = self.t[order], query // table.radix
+            r = search_sorted(table.keys, query)
+        else:  # nearly sorted already: c are the rows found at order k-1, in their keys' order
+            t, c = self.t, self.c
+            query = c * table.radix + self.ids[t]
+            look = np.flatnonzero(self.has[t])  # the (k-1)-gram ending at t was seen
+            r = np.full(len(t), -1, dtype=np.int64)
+            r[look] = search_sorted(table.keys, query[look])
+        cs = lv.ctx_seen[c]
+        if cs.all():
+            tc, cc, rc = t, c, r
+        else:
+            tc, cc, rc = t[cs], c[cs], r[cs]
+        hit = rc >= 0
+        if not lv.all_seen:
+            hit[hit] = lv.seen[rc[hit]]
+        new = p[tc]
+        new *= lv.U[cc]
+        new[hit] = lv.prob[rc[hit]]
+        p[tc] = new
+        if self.track:
+            self.found[tc[hit]] = k
+            self.used[tc] = k
+        # the next order's positions follow a found k-gram inside its sentence (not after </s>)
+        go = r >= 0
+        self.has = np.zeros(len(self.ids), dtype=bool)
+        self.has[t[go]] = True
+        go &= (query % table.radix) != EOS_ID
+        self.t, self.c = t[go] + 1, r[go]
+
+    def _unigram(self, lv: Level) -> None:
+        if not lv.ctx_seen[0]:
+            return
+        ids, p = self.ids, self.p
+        if lv.all_seen:
+            p[:] = lv.prob[ids]
+            hit = None
+        else:
+            hit = lv.seen[ids]
+            p[~hit] *= lv.U[0]
+            p[hit] = lv.prob[ids[hit]]
+        if self.track:
+            self.found[:] = 1 if hit is None else hit
+            self.used[:] = 1
+
+
+def sort_queries(query: np.ndarray, bound: int, stable: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(permutation, sorted queries) of queries in [0, bound): packed with their index into one
+    int64 and value-sorted when the bits allow (``stable``: run-aware, for nearly sorted input)."""
+    n = len(query)
+    index_bits = max(int(n - 1).bit_length(), 1)
+    if int(bound).bit_length() + index_bits > 63:
+        order = np.argsort(query, kind="stable")
+        return order, query[order]
+    packed = query << index_bits
+    packed |= np.arange(n, dtype=np.int64)
+    packed.sort(kind="stable" if stable else None)
+    order = packed & ((1 << index_bits) - 1)
+    packed >>= index_bits
+    return order, packed
+
+
+def search_sorted(keys: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Rows of sorted queries in sorted ``keys`` (-1: absent); each distinct query searched once."""
+    if not len(keys) or not len(query):
+        return np.full(len(query), -1, dtype=np.int64)
+    new = np.empty(len(query), dtype=bool)
+    new[0] = True
+    np.not_equal(query[1:], query[:-1], out=new[1:])
+    distinct = query[new]
+    at = np.searchsorted(keys, distinct)
+    np.minimum(at, len(keys) - 1, out=at)
+    rows = np.where(keys[at] == distinct, at, -1)
+    if len(distinct) == len(query):
+        return rows
+    return rows[np.cumsum(new) - 1]

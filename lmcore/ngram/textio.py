@@ -1,0 +1,182 @@
+"""Text → token ids without a Python object per token (C kernels: NumPy masks, Arrow hashing).
+
+A file is one sentence per line (lines end at ``\\n``, ``\\r`` or ``\\r\\n``; lines without a token are
+skipped); tokens are separated by whitespace, exactly as Python's ``line.split()`` splits (every
+character for which ``str.isspace()`` holds). The bytes are read in blocks cut at line ends; in
+each block a whitespace mask gives the token boundaries, the token bytes are packed into one
+Arrow binary array and hashed (``dictionary_encode``), and the block's small dictionary is merged
+into the global one. The result: ``types`` (distinct tokens in order of first appearance),
+``ids`` (int32 index into ``types`` per token) and ``lengths`` (tokens per sentence).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain
+from pathlib import Path
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+BLOCK_BYTES = 1 << 24
+_ASCII_SPACE = np.zeros(256, dtype=bool)
+_ASCII_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
+_LINE_END = np.zeros(256, dtype=bool)
+_LINE_END[[10, 13]] = True
+_WIDE_SPACES = [chr(c).encode() for c in (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
+                                          0x202F, 0x205F, 0x3000)]
+"""The non-ASCII characters ``str.split()`` splits on, UTF-8 encoded (2 or 3 bytes each)."""
+
+
+@dataclass(frozen=True)
+class TokenIds:
+    """Tokens of many sentences: ``ids[i]`` indexes ``types``; ``lengths[s]`` tokens in sentence s."""
+
+    types: list[str]
+    ids: np.ndarray
+    lengths: np.ndarray
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.lengths)
+
+
+class _Merger:
+    """Merges block dictionaries into one global one (first appearance order kept)."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.types: list[str] = []
+
+    def add(self, block_types: list[str]) -> np.ndarray:
+        """Global ids of a block's types (new ones appended in the block's order)."""
+        index, types = self.index, self.types
+        out = np.empty(len(block_types), dtype=np.int32)
+        for j, w in enumerate(block_types):
+            i = index.get(w)
+            if i is None:
+                i = index[w] = len(types)
+                types.append(w)
+            out[j] = i
+        return out
+
+
+def _encode_block(pa, tokens) -> tuple[np.ndarray, list[str]]:
+    """(block-local ids, block types) of an Arrow binary array of tokens."""
+    import pyarrow.compute as pc
+
+    pool = pa.system_memory_pool()  # plain malloc: freed memory goes back (Arrow's pool keeps it)
+    encoded = pc.dictionary_encode(tokens, memory_pool=pool)
+    try:
+        types = pc.cast(encoded.dictionary, pa.large_string(), memory_pool=pool).to_pylist()
+    except pa.ArrowInvalid as err:
+        raise ValueError(f"the text is not valid UTF-8 ({err})") from None
+    return _int32_values(encoded.indices), types
+
+
+def _int32_values(array) -> np.ndarray:
+    """The int32 values of an Arrow array without nulls, read from its buffer (``np.asarray``
+    would import pandas through pyarrow's compatibility layer: half a second at start-up)."""
+    data = np.frombuffer(array.buffers()[1], dtype=np.int32)
+    return data[array.offset:array.offset + len(array)]
+
+
+def _whitespace(buf: np.ndarray) -> np.ndarray:
+    """Mask of the bytes that belong to a whitespace character."""
+    ws = _ASCII_SPACE[buf]
+    lead = np.flatnonzero((buf == 0xC2) | (buf == 0xE1) | (buf == 0xE2) | (buf == 0xE3))
+    if len(lead):
+        for seq in _WIDE_SPACES:
+            at = lead[lead + len(seq) <= len(buf)]
+            hit = np.ones(len(at), dtype=bool)
+            for j, byte in enumerate(seq):
+                hit &= buf[at + j] == byte
+            for j in range(len(seq)):
+                ws[at[hit] + j] = True
+    return ws
+
+
+def _tokenize_block(pa, block: bytes) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """(block ids, block types, tokens per non-empty line) of a block of whole lines."""
+    buf = np.frombuffer(block, dtype=np.uint8)
+    if len(buf) == 0:
+        return np.zeros(0, np.int32), [], np.zeros(0, np.int64)
+    ws = _whitespace(buf)
+    word = ~ws
+    change = np.empty(len(buf) + 1, dtype=bool)
+    change[0], change[-1] = word[0], word[-1]
+    np.not_equal(word[1:], word[:-1], out=change[1:-1])
+    edge = np.flatnonzero(change)
+    del change
+    starts, ends = edge[0::2], edge[1::2]
+    if len(starts) == 0:
+        return np.zeros(0, np.int32), [], np.zeros(0, np.int64)
+    line_of = np.searchsorted(np.flatnonzero(_LINE_END[buf]), starts)
+    new_line = np.flatnonzero(np.diff(line_of, prepend=-1))
+    lengths = np.diff(np.append(new_line, len(starts)))
+    offsets = np.zeros(len(starts) + 1, dtype=np.int64)
+    np.cumsum(ends - starts, out=offsets[1:])
+    packed = buf[word]
+    tokens = pa.LargeBinaryArray.from_buffers(pa.large_binary(), len(starts), [
+        None, pa.py_buffer(offsets), pa.py_buffer(packed)])
+    ids, types = _encode_block(pa, tokens)
+    return ids, types, lengths
+
+
+def _blocks(path: str | Path, size: int = BLOCK_BYTES) -> Iterator[bytes]:
+    """The file's bytes in blocks that end at a line end (the last block: at end of file)."""
+    with open(path, "rb") as f:
+        rest = b""
+        while True:
+            data = f.read(size)
+            if not data:
+                if rest:
+                    yield rest
+                return
+            data = rest + data
+            cut = max(data.rfind(b"\n"), data.rfind(b"\r"))
+            if cut < 0:
+                rest = data
+                continue
+            yield data[:cut + 1]
+            rest = data[cut + 1:]
+
+
+def read_token_file(path: str | Path, block_bytes: int = BLOCK_BYTES) -> TokenIds:
+    """Tokens of a text file, one sentence per non-blank line (see the module docstring)."""
+    import pyarrow as pa
+
+    merger = _Merger()
+    ids, lengths = [], []
+    for block in _blocks(path, block_bytes):
+        local, types, lens = _tokenize_block(pa, block)
+        if len(local):
+            ids.append(merger.add(types)[local])
+            lengths.append(lens)
+    return TokenIds(merger.types, _concat(ids, np.int32), _concat(lengths, np.int64))
+
+
+def tokens_of_sentences(sentences: Sequence[Sequence[str]], block_tokens: int = 1 << 20) -> TokenIds:
+    """Tokens of already split sentences (every sentence kept, empty ones too), hashed by Arrow
+    about ``block_tokens`` at a time (the flat list and Arrow's copy exist for one block only)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    ids = np.empty(int(lengths.sum()), dtype=np.int32)
+    merger, done, first = _Merger(), 0, 0
+    ends = np.searchsorted(np.cumsum(lengths), np.arange(block_tokens, len(ids) + block_tokens, block_tokens),
+                           side="right")
+    for last in ends.tolist():
+        flat = list(chain.from_iterable(sentences[first:last + 1]))
+        first = last + 1
+        if not flat:
+            continue
+        encoded = pc.dictionary_encode(pa.array(flat, type=pa.large_string()), memory_pool=pa.system_memory_pool())
+        local = _int32_values(encoded.indices)
+        ids[done:done + len(local)] = merger.add(encoded.dictionary.to_pylist())[local]
+        done += len(local)
+    return TokenIds(merger.types, ids, lengths)
+
+
+def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
+    return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
