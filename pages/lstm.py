@@ -72,7 +72,8 @@ def figure(name: str, key: tuple, _build):
 @st.cache_data(show_spinner=False, max_entries=64)
 def samples(model_key: str, tau: float, _lm) -> list[str]:
     """Three samples at temperature τ (seeds 0, 1, 2: the same texts for everyone)."""
-    return [_lm.render(_lm.sample(tau, max_symbols=200 if _lm.table.level == "char" else 40, seed=s)) for s in range(3)]
+    return [_lm.render(_lm.sample(seed=s, max_len=200 if _lm.table.level == "char" else 40, temperature=tau))
+            for s in range(3)]
 
 
 def model_key(lm) -> str:
