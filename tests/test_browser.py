@@ -54,7 +54,7 @@ def _sidebar(page):
 def _navigate_and_check_sidebar_kept(page, lang: str) -> list[str]:
     """Click through the navigation: language, corpus and tokenizer settings (and so the corpus
     key that every page's caches and the shipped models are found by) must stay as they were."""
-    summary = page.locator("[data-testid='stSidebar'] [data-testid='stCaptionContainer']").last
+    summary = page.locator("[data-testid='stSidebar'] .st-key-corpus_summary [data-testid='stCaptionContainer']")
     before = summary.inner_text()  # lowercased English sample: a reset checkbox changes the type count
     seen = [before]
     for stem in ("ngram", "home", "corpus"):

@@ -176,5 +176,5 @@ def render_sidebar() -> Corpus:
     else:
         st.query_params.pop("sents", None)
     st.session_state["corpus"] = corpus
-    sidebar.caption(tr("sidebar.summary", tokens=corpus.n_tokens, types=corpus.n_types, sentences=len(corpus.sentences)))
+    sidebar.container(key="corpus_summary").caption(tr("sidebar.summary", tokens=corpus.n_tokens, types=corpus.n_types, sentences=len(corpus.sentences)))
     return corpus
