@@ -21,3 +21,15 @@ def no_pages_directory(monkeypatch):
     monkeypatch.setattr(pages_manager.PagesManager, "__init__", init)
     pages_manager.PagesManager.uses_pages_directory = False
     yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_training_left_running_at_exit():
+    """Runs that pages queued in AppTest go on in the scheduler's threads; a thread still inside
+    torch when the interpreter exits aborts the process ("terminate called ..."). Stop them first."""
+    yield
+    from ui.jobs import scheduler
+
+    sched = scheduler()
+    sched.stop_all()
+    sched.wait_idle(120)

@@ -184,6 +184,13 @@ class Scheduler:
                 self._lock.wait(left)
             return True
 
+    def stop_all(self) -> None:
+        """Cancel every queued job and ask every running one to stop (shutdown, tests)."""
+        with self._lock:
+            jobs = [j for j in self._jobs.values() if j.active]
+        for job in jobs:
+            self.stop(job)
+
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until no job is queued or running (tests, benches); True if that happened in time."""
         end = None if timeout is None else time.monotonic() + timeout
