@@ -40,9 +40,14 @@ def shown(at) -> list[str]:
     return out
 
 
+TEACHING = ("lmlab-", "FormSubmitter:lmlab-")
+"""Keys of the shared teaching widgets (ui/teaching.py: quizzes, slides), tested with that module."""
+
+
 def controls(at) -> set[str]:
-    """Keys of the enabled controls in the page's main area."""
-    return {w.key for kind in WIDGETS for w in at.main.get(kind) if not getattr(w, "disabled", False)}
+    """Keys of the enabled controls of the page itself in its main area (teaching widgets aside)."""
+    return {w.key for kind in WIDGETS for w in at.main.get(kind)
+            if not getattr(w, "disabled", False) and not str(w.key).startswith(TEACHING)}
 
 
 def _widget(at, key):

@@ -35,8 +35,8 @@ STRINGS = {
     "teaching.quiz.your_answer": ("Your answer", "你的答案"),
     "teaching.quiz.number_placeholder": ("a number, e.g. 0.0123, 1/80 or 2.5e-3", "一个数，例如 0.0123、1/80 或 2.5e-3"),
     "teaching.quiz.reveal": ("Reveal the answer", "揭晓答案"),
-    "teaching.quiz.correct": ("✅ Right!", "✅ 答对了！"),
-    "teaching.quiz.wrong": ("❌ Not quite: you said {response}.", "❌ 不对：你的答案是 {response}。"),
+    "teaching.quiz.correct": (":material/check_circle: Right!", ":material/check_circle: 答对了！"),  # no emoji font needed
+    "teaching.quiz.wrong": (":material/cancel: Not quite: you said {response}.", ":material/cancel: 不对：你的答案是 {response}。"),
     "teaching.quiz.no_answer": ("Revealed without an answer (not scored).", "未作答就揭晓（不计分）。"),
     "teaching.quiz.bad_number": ("“{raw}” is not a number: try 0.0123, 1/80 or 2.5e-3.", "“{raw}”不是数字：请输入 0.0123、1/80 或 2.5e-3。"),
     "teaching.quiz.answer": ("Answer: {answer}", "答案：{answer}"),
