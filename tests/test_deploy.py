@@ -308,6 +308,8 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
     each on its own replica. Then SIGKILL the replica under one of them: HAProxy marks it DOWN within
     seconds, the other student notices nothing, and the one who was on it reconnects to the other
     replica at once; the next click shows a fresh session (built-in sample, no upload): no hang."""
+    from playwright.sync_api import expect
+
     students, labels = [], {}
     for name in ("ada", "bo"):  # one after the other, as students arrive, each the first on a replica
         student = Student(browser, served.url, name, tmp_path, path="corpus-stats")
@@ -340,11 +342,12 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
     while not (bo.socket_closes and bo.replica() == survivor and connected.count()):
         assert time.monotonic() - killed < 60, (bo.socket_closes, bo.replica())
         bo.page.wait_for_timeout(200)
-    bo.go("corpus")
+    bo.go("corpus")  # the next click runs on a fresh session (a busy survivor may take a while to show it)
+    expect(bo.sidebar().get_by_text(labels["bo"])).to_have_count(0, timeout=120_000)
+    expect(bo.sidebar().get_by_text(t("sidebar.sample.english", "en"))).to_be_visible()
+    wait_for_app(bo.page)
     screenshot(bo.page, "deploy-after-failover")
     assert bo.exceptions() == []
-    assert bo.sidebar().get_by_text(labels["bo"]).count() == 0
-    assert bo.sidebar().get_by_text(t("sidebar.sample.english", "en")).is_visible()
 
     ada.go("home")
     assert ada.socket_closes == 0 and ada.failed == [] and ada.exceptions() == []
