@@ -91,3 +91,11 @@ def test_arbitrary_text_gives_a_corpus_or_the_clear_error(text):
         assert error.key.startswith("error.")
     else:
         assert all(tok.strip() for s in corpus.sentences for tok in s)
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 10, 26, 101])
+def test_the_split_is_80_10_10_with_at_least_one_sentence_each(n):
+    corpus = build_corpus(" ".join(f"Sentence number {i} is here." for i in range(n)), "split")
+    held_out = max(1, round(0.1 * n))
+    expected = (1, 1, 1) if n == 2 else (n - 2 * held_out, held_out, held_out)  # two: the second is valid and test
+    assert (len(corpus.train), len(corpus.valid), len(corpus.test)) == expected
