@@ -21,7 +21,8 @@ def configure_process() -> None:
 
 
 WARM_MODULES = ("pandas", "pyarrow", "plotly.graph_objects", "lmcore.figures.lstm", "lmcore.figures.seq2seq",
-                "lmcore.figures.ngram", "lmcore.figures.decoding", "lmcore.training.comparison")
+                "lmcore.figures.ngram", "lmcore.figures.decoding", "lmcore.training.comparison",
+                "torch._dynamo")  # imported by every optimizer step: the first training run would wait for it
 
 
 def _warm_imports() -> None:
