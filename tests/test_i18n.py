@@ -25,7 +25,6 @@ LEFT_IN_ENGLISH_ON_PURPOSE = {
     "gradients.fig.jacobian": "a formula (diag is notation)",
     "lstm.train.dropout": "the name Chinese courses use too",
     "teaching.r.from_probs": "a formula; its one English word ('with') is a comma in Chinese",
-    "teaching.choice.lstm": "a model's name",
 }
 
 
