@@ -29,7 +29,7 @@ from lmcore.ngram.methods import ARPA_METHODS
 if TYPE_CHECKING:
     from lmcore.ngram.model import NgramModel
 
-BLOCK_ROWS = 1 << 18
+BLOCK_ROWS = 1 << 16
 WORKERS = 2
 __all__ = ["ArpaWriter", "LOG_ZERO", "arpa_lines", "check_arpa_method", "write_arpa"]
 
@@ -73,7 +73,7 @@ class ArpaWriter:
                 self.write(render(lo))
         else:  # NumPy releases the GIL: the next blocks are formatted while one is written
             with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-                for text in _in_order(pool, render, starts, ahead=2 * WORKERS):
+                for text in _in_order(pool, render, starts, ahead=WORKERS + 1):
                     self.write(text)
         self.write(b"\n")
 
