@@ -12,6 +12,10 @@ of the k-grams) is known, in blocks of formatted bytes (:mod:`lmcore.ngram.arpa_
 from __future__ import annotations
 
 import io
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 from collections.abc import Callable, Sequence
@@ -26,7 +30,8 @@ from lmcore.ngram.methods import ARPA_METHODS
 if TYPE_CHECKING:
     from lmcore.ngram.model import NgramModel
 
-BLOCK_ROWS = 1 << 18
+BLOCK_ROWS = 1 << 16
+WORKERS = 2
 __all__ = ["ArpaWriter", "LOG_ZERO", "arpa_lines", "check_arpa_method", "write_arpa"]
 
 
@@ -61,24 +66,47 @@ class ArpaWriter:
 
     def _write_order(self, level: Level, following: Level | None) -> None:
         k = level.order
-        table = self.tables[k - 1]
         self.write(f"\\{k}-grams:\n".encode())
+        starts = range(0, len(self.tables[k - 1]), BLOCK_ROWS)
+        render = partial(self._block, level, following)
+        if len(starts) <= 2:
+            for lo in starts:
+                self.write(render(lo))
+        else:  # NumPy releases the GIL: the next blocks are formatted while one is written
+            with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+                for text in _in_order(pool, render, starts, ahead=WORKERS + 1):
+                    self.write(text)
+        self.write(b"\n")
+
+    def _block(self, level: Level, following: Level | None, lo: int) -> np.ndarray:
+        """The ARPA lines of rows lo:lo+BLOCK_ROWS of order ``level.order``, as bytes."""
+        k = level.order
+        table = self.tables[k - 1]
+        hi = min(lo + BLOCK_ROWS, len(table))
+        logp = log10_or_zero(level.prob[lo:hi])
+        bos = table.radix - 1
+        if k == 1 and lo <= bos < hi:
+            logp[bos - lo] = LOG_ZERO
         bow = None
         if following is not None:
-            bow = np.where(following.ctx_seen, log10_or_zero(following.U), 0.0)
-        bos = table.radix - 1
-        for lo in range(0, len(table), BLOCK_ROWS):
-            hi = min(lo + BLOCK_ROWS, len(table))
-            logp = log10_or_zero(level.prob[lo:hi])
-            if k == 1 and lo <= bos < hi:
-                logp[bos - lo] = LOG_ZERO
-            keys = table.keys[lo:hi]
-            columns = [keys % table.radix]
-            for j in range(k - 1, 0, -1):
-                keys = self.tables[j - 1].keys[keys // table.radix]
-                columns.append(keys % table.radix)
-            self.write(ngram_lines(self.pool, columns[::-1], logp, None if bow is None else bow[lo:hi]))
-        self.write(b"\n")
+            bow = np.where(following.ctx_seen[lo:hi], log10_or_zero(following.U[lo:hi]), 0.0)
+        keys = table.keys[lo:hi]
+        columns = [keys % table.radix]
+        for j in range(k - 1, 0, -1):
+            keys = self.tables[j - 1].keys[keys // table.radix]
+            columns.append(keys % table.radix)
+        return ngram_lines(self.pool, columns[::-1], logp, bow)
+
+
+def _in_order(pool: ThreadPoolExecutor, fn, items, ahead: int):
+    """``map(fn, items)`` on the pool, results in order, at most ``ahead`` in flight."""
+    items = iter(items)
+    pending = deque(pool.submit(fn, x) for x in islice(items, ahead))
+    while pending:
+        result = pending.popleft().result()
+        for x in islice(items, 1):
+            pending.append(pool.submit(fn, x))
+        yield result
 
 
 def _sink(target: str | Path | IO[str] | IO[bytes]):

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from lmcore.ngram.memory import release_freed_memory
+from lmcore.ngram.search import lookup
 from lmcore.ngram.sorting import Occurrences, sorted_groups
 from lmcore.ngram.vocab import (BOS, EOS, EOS_ID, UNK, UNK_ID, Stream, Vocab, build_vocab,  # noqa: F401
                                 encode)
@@ -81,8 +82,7 @@ class Table:
     def find(self, ctx_rows: np.ndarray, words: np.ndarray) -> np.ndarray:
         """Rows of the n-grams (context row, word), -1 where not stored or ctx_row < 0.
 
-        The packed queries are sorted first (with their index) when there are many: a
-        ``searchsorted`` of sorted queries walks the keys in order."""
+        The packed queries are sorted first (:mod:`lmcore.ngram.search`)."""
         ctx_rows = np.asarray(ctx_rows, dtype=np.int64)
         words = np.asarray(words, dtype=np.int64)
         ctx_rows, words = np.broadcast_arrays(ctx_rows, words)
@@ -96,32 +96,7 @@ class Table:
 
     def lookup(self, query: np.ndarray) -> np.ndarray:
         """Rows of packed keys ``query`` (int64), -1 where not stored."""
-        keys = self.keys
-        if not len(keys):
-            return np.full(len(query), -1, dtype=np.int64)
-        if len(query) < 64:
-            at = np.searchsorted(keys, query)
-            order, ordered = None, query
-        else:
-            index_bits = int(len(query) - 1).bit_length()
-            if int(self.n_contexts * self.radix).bit_length() + index_bits <= 63:
-                packed = query << index_bits
-                packed |= np.arange(len(query), dtype=np.int64)
-                packed.sort()
-                order = packed & ((1 << index_bits) - 1)
-                packed >>= index_bits
-                ordered = packed
-            else:
-                order = np.argsort(query, kind="stable")
-                ordered = query[order]
-            at = np.searchsorted(keys, ordered)
-        np.minimum(at, len(keys) - 1, out=at)
-        rows = np.where(keys[at] == ordered, at, -1)
-        if order is None:
-            return rows
-        out = np.empty(len(query), dtype=np.int64)
-        out[order] = rows
-        return out
+        return lookup(self.keys, query, self.n_contexts * self.radix)
 
 
 def unigram_table(ids: np.ndarray, n_ids: int) -> Table:

@@ -17,9 +17,13 @@ order's packed sort — uint64 words, positions, group flags and ranks (17), gro
 (16 per distinct n-gram) — at most 48; the chunk buffers add 40 bytes per token up to 2^21
 tokens; counting a list of sentences (not a file) adds 32 per token for the flat list and
 Arrow's copy of one block. Measured on a 50 MB upload (PTB-like, 7.3 M tokens, 331 k sentences,
-80 k types, orders 1..6): the counts hold 373 MB; counting from the file peaks 735 MB above the
-process's start, from lists of sentences 913 MB (the lists themselves, 510 MB, excluded);
-``estimate_count_bytes`` says 1.33 GB for it. The command line's peak (PTB × 16, order 5,
+80 k types, orders 1..6): the counts hold 373 MB (53 bytes per token); counting peaks 770 MB
+above the process's start from the file, 819 MB from lists of sentences (the lists themselves,
+510 MB, not counted); ``estimate_count_bytes(7_320_922, 6, 79_992, 331_256)`` = 1.24 GB (GiB).
+Budget for the app: a 50 MB upload counted up to order 6 needs ≤ 1.25 GiB while counting and
+keeps ≤ 0.6 GiB (held bound; 0.37 measured) per cached corpus, plus ≤ 18 bytes per n-gram of
+its orders for each model built on it (``NgramModel.nbytes``: probability and seen flag per row,
+γ and seen flag per context; 15 measured on PTB order 5). The command line's peak (PTB × 16, order 5,
 14.9 M tokens, ARPA written) is 1.16 GB, 78 bytes per token.
 """
 from __future__ import annotations

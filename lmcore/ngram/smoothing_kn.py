@@ -82,12 +82,12 @@ def kn_level(table: Table, a: np.ndarray, d: np.ndarray, previous: Level | None,
     G = U = gamma
     scale = None
     if form == "notes":
-        U = np.ones_like(gamma)
+        U = np.broadcast_to(1.0, gamma.shape)  # a constant: no memory
     elif form == "backoff" and previous is not None:
         room = 1.0 - lower_seen
         full = room <= 1e-12
         U = np.where(full, 0.0, gamma / np.where(full, 1.0, room))
-        G = np.zeros_like(gamma)
+        G = np.broadcast_to(0.0, gamma.shape)
         if np.any(full):
             kept_mass = 1.0 - gamma
             scale = np.where(full & (kept_mass > 0), 1.0 / np.where(kept_mass > 0, kept_mass, 1.0), 1.0)

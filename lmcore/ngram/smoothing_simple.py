@@ -60,7 +60,7 @@ def mle_levels(tables: Sequence[Table], order: int, base: np.ndarray) -> list[Le
         den = _raw_totals(table)
         ctx_seen = den > 0
         levels.append(_level(table, levels[-1] if levels else None, base, np.where(ctx_seen, den, 1.0),
-                             np.zeros(len(den)), ctx_seen, False))
+                             np.broadcast_to(0.0, den.shape), ctx_seen, False))
     return levels
 
 

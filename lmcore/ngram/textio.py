@@ -41,36 +41,49 @@ class TokenIds:
 
 
 class _Merger:
-    """Merges block dictionaries into one global one (first appearance order kept)."""
+    """Merges block dictionaries (Arrow arrays of distinct tokens) into one global dictionary,
+    first appearance order kept, with Arrow's hash lookups (no Python loop over the types)."""
 
-    def __init__(self) -> None:
-        self.index: dict[str, int] = {}
-        self.types: list[str] = []
+    def __init__(self, pa) -> None:
+        import pyarrow.compute as pc
 
-    def add(self, block_types: list[str]) -> np.ndarray:
-        """Global ids of a block's types (new ones appended in the block's order)."""
-        index, types = self.index, self.types
-        out = np.empty(len(block_types), dtype=np.int32)
-        for j, w in enumerate(block_types):
-            i = index.get(w)
-            if i is None:
-                i = index[w] = len(types)
-                types.append(w)
-            out[j] = i
-        return out
+        self.pa, self.pc, self.pool = pa, pc, pa.system_memory_pool()
+        self.parts: list = []
+        self.size = 0
+        self.known = None
 
+    def encode(self, tokens) -> np.ndarray:
+        """Global ids of an Arrow array of tokens (new types appended in their order)."""
+        encoded = self.pc.dictionary_encode(tokens, memory_pool=self.pool)
+        local, block = _int32_values(encoded.indices), encoded.dictionary
+        if self.known is None:
+            where = np.full(len(block), -1, dtype=np.int64)
+        else:
+            found = self.pc.index_in(block, value_set=self.known, memory_pool=self.pool)
+            where = _int32_values(found).astype(np.int64)
+            if found.null_count:  # new types; the validity bits are read directly (fill_null imports pandas)
+                bits = np.unpackbits(np.frombuffer(found.buffers()[0], dtype=np.uint8), bitorder="little")
+                where[bits[found.offset:found.offset + len(found)] == 0] = -1
+        new = np.flatnonzero(where < 0)
+        if len(new):
+            pa = self.pa
+            take = pa.Array.from_buffers(pa.int64(), len(new), [None, pa.py_buffer(new)])
+            added = block if len(new) == len(block) else block.take(take)
+            where[new] = self.size + np.arange(len(new))
+            self.parts.append(added)
+            self.size += len(added)
+            self.known = self.pa.concat_arrays(self.parts) if len(self.parts) > 1 else added
+            self.parts = [self.known]
+        return where.astype(np.int32)[local]
 
-def _encode_block(pa, tokens) -> tuple[np.ndarray, list[str]]:
-    """(block-local ids, block types) of an Arrow binary array of tokens."""
-    import pyarrow.compute as pc
-
-    pool = pa.system_memory_pool()  # plain malloc: freed memory goes back (Arrow's pool keeps it)
-    encoded = pc.dictionary_encode(tokens, memory_pool=pool)
-    try:
-        types = pc.cast(encoded.dictionary, pa.large_string(), memory_pool=pool).to_pylist()
-    except pa.ArrowInvalid as err:
-        raise ValueError(f"the text is not valid UTF-8 ({err})") from None
-    return _int32_values(encoded.indices), types
+    def types(self) -> list[str]:
+        """The global dictionary as Python strings (checks the bytes are UTF-8)."""
+        if self.known is None:
+            return []
+        try:
+            return self.pc.cast(self.known, self.pa.large_string(), memory_pool=self.pool).to_pylist()
+        except self.pa.ArrowInvalid as err:
+            raise ValueError(f"the text is not valid UTF-8 ({err})") from None
 
 
 def _int32_values(array) -> np.ndarray:
@@ -95,13 +108,12 @@ def _whitespace(buf: np.ndarray) -> np.ndarray:
     return ws
 
 
-def _tokenize_block(pa, block: bytes) -> tuple[np.ndarray, list[str], np.ndarray]:
-    """(block ids, block types, tokens per non-empty line) of a block of whole lines."""
+def _split_block(pa, block: bytes):
+    """(Arrow binary array of the tokens, tokens per non-empty line) of a block of whole lines."""
     buf = np.frombuffer(block, dtype=np.uint8)
     if len(buf) == 0:
-        return np.zeros(0, np.int32), [], np.zeros(0, np.int64)
-    ws = _whitespace(buf)
-    word = ~ws
+        return None, np.zeros(0, np.int64)
+    word = ~_whitespace(buf)
     change = np.empty(len(buf) + 1, dtype=bool)
     change[0], change[-1] = word[0], word[-1]
     np.not_equal(word[1:], word[:-1], out=change[1:-1])
@@ -109,17 +121,15 @@ def _tokenize_block(pa, block: bytes) -> tuple[np.ndarray, list[str], np.ndarray
     del change
     starts, ends = edge[0::2], edge[1::2]
     if len(starts) == 0:
-        return np.zeros(0, np.int32), [], np.zeros(0, np.int64)
+        return None, np.zeros(0, np.int64)
     line_of = np.searchsorted(np.flatnonzero(_LINE_END[buf]), starts)
     new_line = np.flatnonzero(np.diff(line_of, prepend=-1))
     lengths = np.diff(np.append(new_line, len(starts)))
     offsets = np.zeros(len(starts) + 1, dtype=np.int64)
     np.cumsum(ends - starts, out=offsets[1:])
-    packed = buf[word]
     tokens = pa.LargeBinaryArray.from_buffers(pa.large_binary(), len(starts), [
-        None, pa.py_buffer(offsets), pa.py_buffer(packed)])
-    ids, types = _encode_block(pa, tokens)
-    return ids, types, lengths
+        None, pa.py_buffer(offsets), pa.py_buffer(buf[word])])
+    return tokens, lengths
 
 
 def _blocks(path: str | Path, size: int = BLOCK_BYTES) -> Iterator[bytes]:
@@ -145,37 +155,33 @@ def read_token_file(path: str | Path, block_bytes: int = BLOCK_BYTES) -> TokenId
     """Tokens of a text file, one sentence per non-blank line (see the module docstring)."""
     import pyarrow as pa
 
-    merger = _Merger()
+    merger = _Merger(pa)
     ids, lengths = [], []
     for block in _blocks(path, block_bytes):
-        local, types, lens = _tokenize_block(pa, block)
-        if len(local):
-            ids.append(merger.add(types)[local])
+        tokens, lens = _split_block(pa, block)
+        if tokens is not None:
+            ids.append(merger.encode(tokens))
             lengths.append(lens)
-    return TokenIds(merger.types, _concat(ids, np.int32), _concat(lengths, np.int64))
+    return TokenIds(merger.types(), _concat(ids, np.int32), _concat(lengths, np.int64))
 
 
 def tokens_of_sentences(sentences: Sequence[Sequence[str]], block_tokens: int = 1 << 20) -> TokenIds:
     """Tokens of already split sentences (every sentence kept, empty ones too), hashed by Arrow
     about ``block_tokens`` at a time (the flat list and Arrow's copy exist for one block only)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     ids = np.empty(int(lengths.sum()), dtype=np.int32)
-    merger, done, first = _Merger(), 0, 0
+    merger, done, first = _Merger(pa), 0, 0
     ends = np.searchsorted(np.cumsum(lengths), np.arange(block_tokens, len(ids) + block_tokens, block_tokens),
                            side="right")
     for last in ends.tolist():
         flat = list(chain.from_iterable(sentences[first:last + 1]))
         first = last + 1
-        if not flat:
-            continue
-        encoded = pc.dictionary_encode(pa.array(flat, type=pa.large_string()), memory_pool=pa.system_memory_pool())
-        local = _int32_values(encoded.indices)
-        ids[done:done + len(local)] = merger.add(encoded.dictionary.to_pylist())[local]
-        done += len(local)
-    return TokenIds(merger.types, ids, lengths)
+        if flat:
+            ids[done:done + len(flat)] = merger.encode(pa.array(flat, type=pa.large_string()))
+            done += len(flat)
+    return TokenIds(merger.types(), ids, lengths)
 
 
 def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
