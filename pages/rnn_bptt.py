@@ -31,9 +31,8 @@ def animation_spec(model_key: str, idx: int, k: int, language: str, _wb, _run) -
 
 
 @st.fragment
-def forward_section(wb, run, model_key: str, idx: int) -> None:
-    """The forward pass, one step at a time (its sliders rerun only this section)."""
-    st.header(tr("rnn_bptt.forward.header"))
+def step_section(run) -> None:
+    """The forward pass at one step t (its slider reruns only this section)."""
     inputs, targets, T = run.inputs_text, run.targets_text, run.T
     step = st.slider(tr("rnn_bptt.step"), 1, T, 1, key="rnn_step")
     p_target = float(run.probs[step - 1, run.targets[step - 1]])
@@ -52,6 +51,12 @@ def forward_section(wb, run, model_key: str, idx: int) -> None:
     left.plotly_chart(hidden_state_heatmap(np.round(h, 3), inputs, step, lang=lang()), width="stretch")
     right.plotly_chart(step_loss_figure(run.losses, targets, step, lang=lang()), width="stretch")
 
+
+@st.fragment
+def top_k_section(wb, run, model_key: str, idx: int) -> None:
+    """ŷ(t)'s top-k words at every step: the browser-side animation and the table (k reruns only this)."""
+    inputs, targets, T = run.inputs_text, run.targets_text, run.T
+    h = torch.stack(run.trace.h[1:]).numpy()
     k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk")
     top = top_k_next(wb, run, k)
     st.caption(tr("rnn_bptt.play", units=min(ANIMATED_UNITS, h.shape[1]), n=h.shape[1]))
@@ -139,5 +144,7 @@ c_ppl.metric(tr("rnn_bptt.metric.ppl"), f"{run.perplexity:.2f}")
 split_ppl = derived(lm, f"ppl:{corpus.key}:test", lambda: lm.perplexity(corpus.mapped("test")).ppl)
 c_split.metric(tr("rnn_bptt.metric.split_ppl"), f"{split_ppl:.2f}")
 
-forward_section(wb, run, model_key, idx)
+st.header(tr("rnn_bptt.forward.header"))
+step_section(run)
+top_k_section(wb, run, model_key, idx)
 bptt_section(wb, run)

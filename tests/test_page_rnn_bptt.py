@@ -89,21 +89,34 @@ def test_every_control_changes_the_page():
         assert page_output(at) != before, key
 
 
+SECTIONS = {  # a control of each fragment → the new value and the titles of the charts it redraws
+    "rnn_step": (2, ["Hidden state h(t) over time (units × steps)", "Per-step loss J(t) = −log ŷ(t)[x(t+1)]"]),
+    "rnn_topk": (3, ["Hidden state h(t) over time (units × steps)"]),  # the animation's first subplot title
+    "rnn_window": (2, ["BPTT contributions ‖∂J(t)/∂W_h through step k‖", "Truncated BPTT: relative error of ∂J/∂W_h"]),
+}
+
+
+def _title(spec: str) -> str:
+    layout = json.loads(spec)["layout"]
+    return layout.get("title", {}).get("text") or layout["annotations"][0]["text"]
+
+
 def test_a_slider_reruns_only_its_section():
     at = run_page("home", "en", query={"corpus": "synthetic"})
     at.switch_page("pages/rnn_bptt.py")
     with sent_messages() as full:
         at.run()
-    forward, bptt = fragment_of(full, "rnn_step"), fragment_of(full, "rnn_window")
-    assert forward and bptt and forward != bptt and fragment_of(full, "rnn_sentence") == ""
-    at.slider(key="rnn_window").set_value(2)
-    sent = run_fragment(at, bptt)
-    assert errors(at) == []
-    assert {d.fragment_id for d in deltas(sent)} == {bptt}
-    charts = [json.loads(c.spec)["layout"]["title"]["text"] for c in elements(sent, "plotly_chart")]
-    assert charts == ["BPTT contributions ‖∂J(t)/∂W_h through step k‖",
-                      "Truncated BPTT: relative error of ∂J/∂W_h"]  # the forward section is not resent
+    ids = {key: fragment_of(full, key) for key in SECTIONS}
+    assert "" not in ids.values() and len(set(ids.values())) == len(SECTIONS)
+    assert fragment_of(full, "rnn_sentence") == ""  # the sentence changes everything: a full rerun
     assert len(elements(full, "plotly_chart")) == 5
+    for key, (value, titles) in SECTIONS.items():
+        at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
+        at.slider(key=key).set_value(value)
+        sent = run_fragment(at, ids[key])
+        assert errors(at) == [], key
+        assert {d.fragment_id for d in deltas(sent)} == {ids[key]}, key  # nothing outside the section
+        assert [_title(c.spec) for c in elements(sent, "plotly_chart")] == titles, key
 
 
 @pytest.mark.parametrize("text", [
