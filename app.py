@@ -36,7 +36,7 @@ def _warm_imports() -> None:
 
 
 configure_process()
-st.set_page_config(page_title="LM Lab", page_icon="🔤", layout="wide")
+st.set_page_config(page_title="LM Lab", page_icon=":material/translate:", layout="wide")
 render_sidebar()
 sections: dict[str, list] = {}
 for stem, url_path, section in PAGES:

@@ -157,6 +157,13 @@ class BrowserStudent:
             path.unlink()
             path.parent.rmdir()
 
+    async def quiet(self) -> None:
+        """Wait until the page is not running (see WsStudent.quiet)."""
+        try:
+            await self.page.wait_for_function(SETTLED, timeout=self.timeout * 1000, polling=50)
+        except Exception as error:  # noqa: BLE001
+            raise SettleTimeout(f"page not settled within {self.timeout:.0f} s") from error
+
     async def text(self) -> str:
         return await self.page.evaluate("document.body.innerText")
 

@@ -174,9 +174,20 @@ class Student:
         if not self.recorded:  # the Corpus page did not settle (an error already): nothing to check
             self.rec.own_marker_checks["unchecked"] += 1
             return True
-        text = await self.client.text()
-        shown = (marker.encode() if isinstance(text, bytes) else marker) in text
-        if shown and await self.client.shows_in_text_element(marker):
+        shown = in_preview = False
+        for attempt in range(2):  # a run the server starts by itself (a training that ended) redraws the page
+            try:
+                await self.client.quiet()
+            except SettleTimeout as error:
+                self.rec.error(self.i, "settle", f"Corpus page after the upload: {error}")
+                return True
+            text = await self.client.text()
+            shown = (marker.encode() if isinstance(text, bytes) else marker) in text
+            in_preview = shown and await self.client.shows_in_text_element(marker)
+            if in_preview or attempt:
+                break
+            await asyncio.sleep(2)
+        if in_preview:
             self.rec.own_marker_checks["ok"] += 1
         elif messages := await self.client.error_messages():  # refused, and the page says why
             self.rec.own_marker_checks["refused"] += 1

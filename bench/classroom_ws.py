@@ -363,6 +363,19 @@ class WsStudent:
         return time.monotonic() - start
 
     # ------------------------------------------------------------------ what the page shows
+    async def quiet(self) -> None:
+        """Wait until no full run is in progress (a finished training reruns the page on its own:
+        read in the middle of that run, the page holds only what was drawn so far)."""
+        deadline = time.monotonic() + self.timeout
+        while self.finished != self.runs and not self.closing:
+            if time.monotonic() > deadline:
+                raise SettleTimeout(f"page not settled within {self.timeout:.0f} s")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), max(deadline - time.monotonic(), 0.01))
+            except TimeoutError:
+                pass
+
     async def text(self) -> bytes:
         """Every byte the current page was drawn from (text, tables, charts)."""
         return b"".join(self.page.values())

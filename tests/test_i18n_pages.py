@@ -33,11 +33,6 @@ def test_number_cells_never_read_infinity():
 
 
 # files owned elsewhere that still hold an emoji (boxes without an emoji font), with their fix:
-PENDING = {
-    "app.py": "page_icon='🔤' (browser tab only)",
-    "ui/sidebar.py": "icon='⚠️' on two st.error calls -> icon=':material/warning:'",
-    "ui/teaching.py": "share.popover('📱') -> share.popover(':material/qr_code_2:')",
-}
 
 
 def test_no_string_or_page_relies_on_an_emoji_font():
@@ -50,7 +45,7 @@ def test_no_string_or_page_relies_on_an_emoji_font():
     root = Path(__file__).resolve().parents[1]
     files = [*root.glob("pages/*.py"), *root.glob("lmcore/**/*.py"), *root.glob("ui/*.py"), root / "app.py"]
     with_emoji = {str(f.relative_to(root)) for f in files if EMOJI.search(f.read_text(encoding="utf-8"))}
-    assert with_emoji <= PENDING, with_emoji - PENDING
+    assert with_emoji == set()
 
 
 def _expected_example(sentences):

@@ -55,6 +55,22 @@ def test_one_running_job_per_owner_and_same_kind_returns_the_active_job():
     assert "a-dup" not in started and second.result == "a2"
 
 
+def test_a_click_replaces_the_pages_automatic_run_of_the_same_kind():
+    """A page's default model trains on its own; the owner's explicit Train stops it (it keeps what
+    it has) and runs next, instead of silently waiting for the default run to end."""
+    sched, release, started = Scheduler(workers=2), threading.Event(), []
+    auto = sched.submit("alice", "lstm", blocker(started, release, "default"), automatic=True)
+    wait_until(lambda: started == ["default"])
+    assert sched.submit("alice", "lstm", blocker(started, release, "auto-again"), automatic=True) is auto
+    mine = sched.submit("alice", "lstm", blocker(started, release, "mine"))
+    assert mine is not auto and auto.stop_requested
+    assert sched.wait(auto, 30) and auto.result == "default-stopped"
+    wait_until(lambda: "mine" in started)
+    assert sched.submit("alice", "lstm", blocker(started, release, "dup")) is mine  # a click never replaces a click
+    release.set()
+    assert sched.wait(mine, 30) and mine.result == "mine" and "auto-again" not in started and "dup" not in started
+
+
 def test_stop_cancels_queued_and_ends_running():
     sched, release, started = Scheduler(workers=1), threading.Event(), []
     running = sched.submit("a", "k", blocker(started, release, "run"))

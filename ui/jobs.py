@@ -62,10 +62,12 @@ def owner_id() -> str:
     return owner
 
 
-def submit(kind: str, fn: Callable[[JobContext], Any], estimate: float, **params: Any) -> Job | None:
-    """Queue ``fn`` for this browser; None (with a message) when the queue is full."""
+def submit(kind: str, fn: Callable[[JobContext], Any], estimate: float, automatic: bool = False,
+           **params: Any) -> Job | None:
+    """Queue ``fn`` for this browser; None (with a message) when the queue is full. An
+    ``automatic`` run (a page's default model) gives way to the browser's own click."""
     try:
-        return scheduler().submit(owner_id(), kind, fn, estimate, **params)
+        return scheduler().submit(owner_id(), kind, fn, estimate, automatic=automatic, **params)
     except SchedulerBusy:
         st.error(tr("jobs.busy"))
         return None

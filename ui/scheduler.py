@@ -3,7 +3,9 @@
 Plain threads, no Streamlit: a page submits a function, the scheduler runs it on one of its
 ``workers`` threads when its turn comes, and the page polls the :class:`Job` it got back. Rules:
 - at most one running job per owner (a browser), and one active (queued or running) job per owner
-  and kind: asking again for a kind already active returns that job;
+  and kind: asking again for a kind already active returns that job, unless that job was started
+  automatically (a page's default model) and the owner now asks explicitly: then the automatic
+  one is stopped (it keeps what it trained so far) and the owner's own run takes its place;
 - first come, first served among owners with nothing running; ``position`` says how many runs are
   ahead and ``eta`` how long that is;
 - every run has a time cap: :meth:`JobContext.should_stop` turns true once it is exceeded, as it
@@ -45,6 +47,7 @@ class Job:
     status: Any = None
     result: Any = None
     error: str | None = None
+    automatic: bool = False  # started by a page on its own, not by the owner's click
     stop_requested: bool = False
     timed_out: bool = False
     submitted: float = field(default_factory=time.monotonic)
@@ -108,19 +111,22 @@ class Scheduler:
 
     # ------------------------------------------------------------------ submitting and stopping
     def submit(self, owner: str, kind: str, fn: Callable[[JobContext], Any], estimate: float = 30.0,
-               **params: Any) -> Job:
+               automatic: bool = False, **params: Any) -> Job:
         """Queue ``fn(context)`` for ``owner``. If the owner already has an active job of this kind,
-        that job is returned unchanged; ``SchedulerBusy`` when the queue (or the owner's share of
-        it) is full."""
+        that job is returned unchanged, unless it is ``automatic`` and this one is not: then it is
+        stopped and this one queued. ``SchedulerBusy`` when the queue (or the owner's share of it)
+        is full."""
         with self._lock:
             self._forget_old()
-            mine = [j for j in self._jobs.values() if j.owner == owner and j.active]
+            mine = [j for j in self._jobs.values() if j.owner == owner and j.active and not j.stop_requested]
             current = next((j for j in mine if j.kind == kind), None)
-            if current is not None:
+            if current is not None and not (current.automatic and not automatic):
                 return current
             if len(self._queue) >= self.max_queue or len(mine) >= self.per_owner:
                 raise SchedulerBusy(f"{len(self._queue)} runs are waiting")
-            job = Job(next(self._ids), owner, kind, float(estimate), fn, dict(params))
+            if current is not None:
+                self._stop_locked(current)
+            job = Job(next(self._ids), owner, kind, float(estimate), fn, dict(params), automatic=automatic)
             self._jobs[job.id] = job
             self._queue.append(job)
             self._start_workers()
@@ -130,11 +136,14 @@ class Scheduler:
     def stop(self, job: Job) -> None:
         """Cancel a queued job; ask a running one to stop (it ends at its next check)."""
         with self._lock:
-            job.stop_requested = True
-            if job.state == QUEUED:
-                self._queue.remove(job)
-                job.state, job.finished = CANCELLED, time.monotonic()
-            self._lock.notify_all()
+            self._stop_locked(job)
+
+    def _stop_locked(self, job: Job) -> None:
+        job.stop_requested = True
+        if job.state == QUEUED:
+            self._queue.remove(job)
+            job.state, job.finished = CANCELLED, time.monotonic()
+        self._lock.notify_all()
 
     # ------------------------------------------------------------------ reading
     def active_job(self, owner: str, kind: str | None = None) -> Job | None:

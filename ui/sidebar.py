@@ -158,10 +158,10 @@ def render_sidebar() -> Corpus:
     try:
         corpus = _build(source, settings, n_synthetic)
     except CorpusError as error:
-        st.error(tr("sidebar.upload_failed", reason=tr(error.key, **error.fields)), icon="⚠️")
+        st.error(tr("sidebar.upload_failed", reason=tr(error.key, **error.fields)), icon=":material/warning:")
         corpus = _build("english", default_settings("english"), n_synthetic)
     except TooLarge as error:
-        st.error(tr("memory.too_large", needed=round(error.needed / 2**20), allowed=round(error.allowed / 2**20)), icon="⚠️")
+        st.error(tr("memory.too_large", needed=round(error.needed / 2**20), allowed=round(error.allowed / 2**20)), icon=":material/warning:")
         corpus = _build("english", default_settings("english"), n_synthetic)
     if corpus.bounded:
         what = "; ".join(tr(f"limits.{name}", n=n, chars=APP_LIMITS.max_token_chars, sentence=APP_LIMITS.max_sentence_tokens,

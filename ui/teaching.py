@@ -135,7 +135,7 @@ class Deck:
                      disabled=i == len(self.slides) - 1, width="stretch")
         mid.markdown(f"**{tr('teaching.slide', i=i + 1, n=len(self.slides))} · {self._slide_title(self.current)}**  \n"
                      f"<small>{tr(f'nav.{self.page}')} · {tr('teaching.keys_hint')}</small>", unsafe_allow_html=True)
-        self._share = share.popover("📱")
+        self._share = share.popover(":material/qr_code_2:")
 
     def _slide_title(self, slide: str) -> str:
         kind, _, name = slide.partition(":")

@@ -31,8 +31,10 @@ def estimate_seconds(configs: Sequence[TrainConfig]) -> float:
     return sum(c.steps * SECONDS_PER_STEP * max(c.hidden_size / 128, 0.25) for c in configs)
 
 
-def start_lm_training(corpus: Corpus, configs: Sequence[TrainConfig], kind: str = "lstm") -> Job | None:
-    """Queue training of ``configs`` (one after the other) on the corpus, for this browser.
+def start_lm_training(corpus: Corpus, configs: Sequence[TrainConfig], kind: str = "lstm",
+                      automatic: bool = False) -> Job | None:
+    """Queue training of ``configs`` (one after the other) on the corpus, for this browser
+    (``automatic``: started by the page, not by a click; a click replaces it).
 
     The job's status is the latest :class:`Progress` with ``.params["model"]`` naming the config
     being trained; every finished model is stored for the owner at once."""
@@ -53,7 +55,7 @@ def start_lm_training(corpus: Corpus, configs: Sequence[TrainConfig], kind: str 
                 break
         return done
 
-    return submit(kind, run, estimate_seconds(configs), corpus_key=corpus.key,
+    return submit(kind, run, estimate_seconds(configs), automatic=automatic, corpus_key=corpus.key,
                   configs=[c.key() for c in configs])
 
 
@@ -64,7 +66,7 @@ def start_default_training(corpus: Corpus, config: TrainConfig, kind: str = "lst
     if (corpus.key, config.key()) in asked:
         return None
     asked.add((corpus.key, config.key()))
-    return start_lm_training(corpus, [config], kind=kind)
+    return start_lm_training(corpus, [config], kind=kind, automatic=True)
 
 
 def seq2seq_store() -> SizedStore:
