@@ -349,12 +349,15 @@ def sheet_download(inputs: LessonInputs, where=None) -> None:
         set_query_params(qseed=seed)
         sheet_lang = st.radio(tr("teaching.sheet.lang"), ["en", "zh"], index=["en", "zh"].index(lang()), horizontal=True,
                               format_func={"en": "English", "zh": "中文"}.get, key="teaching_sheet_lang")
-        sheet = build_sheet(inputs, seed, n)
         stem = export_name("sheet", "seed" + str(seed), inputs.corpus, inputs.settings(), "x").rsplit(".", 1)[0]
-        files = [("teaching.sheet.md", lambda: sheet_markdown(sheet, sheet_lang).encode("utf-8"), "md", "text/markdown"),
-                 ("teaching.sheet.pdf", lambda: _pdf(sheet, sheet_lang, False), "pdf", "application/pdf"),
-                 ("teaching.sheet.key_md", lambda: key_markdown(sheet, sheet_lang).encode("utf-8"), "md", "text/markdown"),
-                 ("teaching.sheet.key_pdf", lambda: _pdf(sheet, sheet_lang, True), "pdf", "application/pdf")]
+
+        def sheet():  # built when a download is clicked, not on every run of the page
+            return build_sheet(inputs, seed, n)
+
+        files = [("teaching.sheet.md", lambda: sheet_markdown(sheet(), sheet_lang).encode("utf-8"), "md", "text/markdown"),
+                 ("teaching.sheet.pdf", lambda: _pdf(sheet(), sheet_lang, False), "pdf", "application/pdf"),
+                 ("teaching.sheet.key_md", lambda: key_markdown(sheet(), sheet_lang).encode("utf-8"), "md", "text/markdown"),
+                 ("teaching.sheet.key_pdf", lambda: _pdf(sheet(), sheet_lang, True), "pdf", "application/pdf")]
         for label, data, ext, mime in files:
             name = f"{stem}_{sheet_lang}{'_key' if 'key' in label else ''}.{ext}"
             st.download_button(tr(label), data, file_name=name, mime=mime, on_click="ignore", key=f"lmlab-{label}")
