@@ -170,6 +170,11 @@ class BrowserStudent:
     async def shows_in_text_element(self, marker: str) -> bool:
         return await self.page.locator("[data-testid='stText']", has_text=marker).count() > 0
 
+    async def preview(self) -> str:
+        """The start of the first st.text element (what the Corpus page previews), for error details."""
+        texts = self.page.locator("[data-testid='stText']")
+        return (await texts.first.inner_text())[:60] if await texts.count() else "(no text element)"
+
     async def error_messages(self) -> list[str]:
         boxes = self.page.locator("[data-testid='stAlertContentError']")
         return [await boxes.nth(n).inner_text() for n in range(await boxes.count())]

@@ -194,7 +194,8 @@ class Student:
             self.rec.error_details.append(f"session {self.i} upload refused: {name}: {messages[0][:200]!r}")
         else:
             self.rec.own_marker_checks["missing"] += 1
-            self.rec.error(self.i, "upload_not_shown", f"{name}: marker {'only in the file name' if shown else 'absent'}")
+            self.rec.error(self.i, "upload_not_shown", f"{name}: marker {'only in the file name' if shown else 'absent'}; "
+                           f"the preview shows {await self.client.preview()!r}")
         return True
 
     async def train(self, button: str, deadline: float) -> bool:

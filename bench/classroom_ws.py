@@ -390,6 +390,15 @@ class WsStudent:
                     return True
         return False
 
+    async def preview(self) -> str:
+        """The start of the first st.text element (what the Corpus page previews), for error details."""
+        for path in sorted(self.page):
+            msg = ForwardMsg()
+            msg.ParseFromString(self.page[path])
+            if msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "text":
+                return msg.delta.new_element.text.body[:60]
+        return "(no text element)"
+
     async def error_messages(self) -> list[str]:
         """The st.error boxes on the page (an upload the app refuses explains itself in one)."""
         return list(self.alerts.values())

@@ -101,7 +101,11 @@ def lean(values: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- training
 def training_section(corpus, models, floor) -> TrainConfig:
     """The training form (nothing reruns while its settings change; Train submits them)."""
-    with st.expander(tr("lstm.train.header"), expanded=models.pick(corpus.key, "lstm", defaults=[DEFAULT]) is None):
+    # Open while the corpus has no LSTM yet; decided once per corpus and session, so the box does
+    # not fold up under the student when a model arrives.
+    opened = st.session_state.setdefault(f"lstm_train_open_{corpus.key}",
+                                         models.pick(corpus.key, "lstm", defaults=[DEFAULT]) is None)
+    with st.expander(tr("lstm.train.header"), expanded=opened):
         with st.form("lstm_train_form", border=False):
             c = st.columns(4)
             cell = c[0].selectbox(tr("lstm.train.cell"), CELLS, index=CELLS.index(DEFAULT.cell), format_func=str.upper,

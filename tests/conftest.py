@@ -33,3 +33,31 @@ def no_training_left_running_at_exit():
     sched = scheduler()
     sched.stop_all()
     sched.wait_idle(120)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, one per test module (tests/browser_server.py)."""
+    from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def app_server():
+    """One ``streamlit run app.py`` for the browser tests that do not need a fresh server; it has
+    run the app once, so no test meets a cold server's first-request behaviour by accident."""
+    import urllib.request
+
+    from tests.browser_server import require_chromium, streamlit_server
+
+    require_chromium()
+    with streamlit_server() as url:
+        urllib.request.urlopen(url + "/", timeout=60).read()
+        yield url

@@ -4,32 +4,10 @@ from __future__ import annotations
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, screenshot, streamlit_server, wait_for_app
+from tests.browser_server import screenshot, streamlit_server, wait_for_app
 from ui.navigation import PAGES
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def server(browser):
-    """A server that has run the app once (see the first-request test for why that matters)."""
-    with streamlit_server() as url:
-        warm = browser.new_page()
-        warm.goto(url)
-        wait_for_app(warm)
-        warm.close()
-        yield url
 
 
 @pytest.fixture
@@ -88,10 +66,10 @@ def test_deep_link_as_first_request_runs_the_whole_app(browser):
         page.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("stem, url_path", [(stem, url) for stem, url, _ in PAGES])
-def test_every_page_loads_by_deep_link_with_the_sidebar(page, server, stem, url_path, lang):
-    page.goto(f"{server}/{'' if stem == 'home' else url_path}?lang={lang}")
+@pytest.mark.parametrize("stem, url_path, lang", [(stem, url, ("en", "zh")[i % 2]) for i, (stem, url, _) in enumerate(PAGES)])
+def test_every_page_loads_by_deep_link_with_the_sidebar(page, app_server, stem, url_path, lang):
+    """Each page in one language, alternating (AppTest runs every page in both: test_pages_apptest.py)."""
+    page.goto(f"{app_server}/{'' if stem == 'home' else url_path}?lang={lang}")
     wait_for_app(page)
     screenshot(page, f"{stem}-{lang}")
     assert _exceptions(page) == []
@@ -101,36 +79,36 @@ def test_every_page_loads_by_deep_link_with_the_sidebar(page, server, stem, url_
     assert page.get_by_role("heading", name=title).first.is_visible()
 
 
-def _upload(page, server, name: str, data: bytes, tmp_path):
+def _upload(page, app_server, name: str, data: bytes, tmp_path):
     path = tmp_path / name
     path.write_bytes(data)
-    page.goto(f"{server}/corpus-stats?lang=en")
+    page.goto(f"{app_server}/corpus-stats?lang=en")
     wait_for_app(page)
     _sidebar(page).locator("input[type='file']").set_input_files(str(path))
     page.wait_for_timeout(500)
     wait_for_app(page)
 
 
-def test_gbk_upload_becomes_the_corpus(page, server, tmp_path):
+def test_gbk_upload_becomes_the_corpus(page, app_server, tmp_path):
     text = "我们今天去学校上课。老师说，明天会下雨，大家要带伞。小明和小红在图书馆看书，他们很喜欢读故事。\n" * 20
-    _upload(page, server, "lesson-gbk.txt", text.encode("gbk"), tmp_path)
+    _upload(page, app_server, "lesson-gbk.txt", text.encode("gbk"), tmp_path)
     screenshot(page, "upload-gbk")
     assert _sidebar(page).get_by_text(t("sidebar.sample.upload", "en", name="lesson-gbk.txt")).is_visible()
     assert page.get_by_text("gb18030").first.is_visible()
     assert _exceptions(page) == []
 
 
-def test_binary_upload_shows_the_clear_error(page, server, tmp_path):
+def test_binary_upload_shows_the_clear_error(page, app_server, tmp_path):
     png = bytes.fromhex("89504e470d0a1a0a0000000d49484452") + bytes(range(256)) * 16
-    _upload(page, server, "photo.txt", png, tmp_path)
+    _upload(page, app_server, "photo.txt", png, tmp_path)
     screenshot(page, "upload-binary")
     assert page.get_by_text(t("error.binary", "en")).first.is_visible()
     assert _exceptions(page) == []
 
 
-def test_uploaded_html_is_shown_as_text_and_never_runs(page, server, tmp_path):
+def test_uploaded_html_is_shown_as_text_and_never_runs(page, app_server, tmp_path):
     evil = "Hello <script>alert(1)</script> there.\nA picture <img src=x onerror=alert(1)> here.\nThe end is near.\n"
-    _upload(page, server, "evil.txt", evil.encode("utf-8"), tmp_path)
+    _upload(page, app_server, "evil.txt", evil.encode("utf-8"), tmp_path)
     page.wait_for_timeout(1000)
     screenshot(page, "upload-html")
     assert page.get_by_text("<script>alert(1)</script>", exact=False).first.is_visible()
@@ -139,8 +117,8 @@ def test_uploaded_html_is_shown_as_text_and_never_runs(page, server, tmp_path):
     assert page.locator("img[src='x']").count() == 0
 
 
-def test_sidebar_choices_survive_navigation(page, server):
-    page.goto(f"{server}/?lang=zh&corpus=english")
+def test_sidebar_choices_survive_navigation(page, app_server):
+    page.goto(f"{app_server}/?lang=zh&corpus=english")
     wait_for_app(page)
     summaries = _navigate_and_check_sidebar_kept(page, "zh")
     assert len(summaries) == 4 and len(set(summaries)) == 1 and "词元" in summaries[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, ROOT, require_chromium, screenshot, streamlit_server, wait_for_app
+from tests.browser_server import ROOT, screenshot, streamlit_server, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -18,15 +18,11 @@ def _lesson(n_lines: int = 150) -> str:
     return "\n".join(lines[:n_lines]) + "\n"
 
 
-def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(tmp_path):
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
+def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(browser, tmp_path):
     path = tmp_path / "lesson.txt"
     path.write_text(_lesson(), encoding="utf-8")
     waiting = t("jobs.waiting_model", "en")
-    with streamlit_server() as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with streamlit_server() as url:  # a server of its own: its default run must not queue behind others
         page = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US").new_page()
         page.goto(url + "/?lang=en")  # a server's very first request as a deep link pops up "Page not found"
         wait_for_app(page)
@@ -48,4 +44,4 @@ def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(tm
         captions = " ".join(main.get_by_test_id("stCaptionContainer").all_inner_texts())
         assert t("lstm.source.trained", "en") in captions  # the model trained on the upload, not a shipped one
         assert main.get_by_test_id("stException").count() == 0
-        browser.close()
+        page.context.close()

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, screenshot, wait_for_app
+from tests.browser_server import screenshot, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVE = ROOT / "deploy" / "serve"
@@ -210,16 +210,6 @@ def test_a_signal_stops_every_process(tmp_path, how):
 
 
 # ------------------------------------------------------------------ two students in Chromium
-
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 from lmcore.ngram import MAX_ORDER, count_ngrams
 from lmcore.samples import default_settings, load_sample
 from lmcore.teaching import LessonInputs, topic_questions
-from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, screenshot, streamlit_server, wait_for_app
+from tests.browser_server import screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 PROJECTOR = {"width": 1280, "height": 720}
@@ -21,31 +21,10 @@ FONT_SIZES = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def server(browser):
-    with streamlit_server() as url:
-        warm = browser.new_page()
-        warm.goto(url)
-        wait_for_app(warm)
-        warm.close()
-        yield url
-
-
-def open_slide(browser, server, slide: str, lang: str):
+def open_slide(browser, app_server, slide: str, lang: str):
     context = browser.new_context(viewport=PROJECTOR, locale="zh-CN" if lang == "zh" else "en-US")
     page = context.new_page()
-    page.goto(f"{server}/smoothing?present=1&slide={slide}&lang={lang}", timeout=300_000)
+    page.goto(f"{app_server}/smoothing?present=1&slide={slide}&lang={lang}", timeout=300_000)
     wait_for_app(page, timeout=300_000)
     page.wait_for_timeout(1500)  # Plotly draws after the script has finished
     return page
@@ -59,8 +38,8 @@ def english_questions():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_projector_chart_text_is_at_least_16px_at_1280x720(browser, server, lang):
-    page = open_slide(browser, server, "charts", lang)
+def test_projector_chart_text_is_at_least_16px_at_1280x720(browser, app_server, lang):
+    page = open_slide(browser, app_server, "charts", lang)
     sizes = page.evaluate(FONT_SIZES)
     screenshot(page, f"teaching-projector-charts-{lang}", max_height=720)
     assert sizes["charts"] == 2, sizes  # one slide: the two charts of this section only
@@ -77,9 +56,9 @@ def test_projector_chart_text_is_at_least_16px_at_1280x720(browser, server, lang
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_answer_is_not_in_the_dom_before_reveal(browser, server, lang):
+def test_answer_is_not_in_the_dom_before_reveal(browser, app_server, lang):
     q = english_questions()["ngram.add_delta"]
-    page = open_slide(browser, server, "q-ngram.add_delta", lang)
+    page = open_slide(browser, app_server, "q-ngram.add_delta", lang)
     html = page.content()
     h, w = q.table.rows[0][:2]
     assert f"“{w}” | “{h}”" in html  # the question of the server is the one computed here
