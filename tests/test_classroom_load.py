@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 
 COMMAND = [sys.executable, "bench/classroom_load.py", "--start", "--sessions", "5", "--duration", "20", "--browsers", "1",
            "--upload-share", "0.6", "--trainers", "2", "--train-buttons", "lstm_train", "--quick-training",
-           "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300"]
+           "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300", "--after-close", "3"]
 
 
 def parse(output: str) -> dict[str, str]:
