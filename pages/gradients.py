@@ -10,6 +10,7 @@ import numpy as np
 import streamlit as st
 
 from lmcore.figures import gradients as figs
+from lmcore.figures.labels import tex_words
 from lmcore.recurrent.clip_lab import DEFAULT as CLIP_DEFAULT
 from lmcore.recurrent.clip_lab import LEARNING_RATES, THRESHOLDS
 from lmcore.recurrent.cliff import CliffTask, descend, loss_surface
@@ -228,8 +229,8 @@ connectivity_section(corpus)
 deck.section("clipping")
 st.header(tr("gradients.clip.header"))
 st.markdown(tr("gradients.clip.rule"))
-st.latex(r"\hat{g} \leftarrow \begin{cases} \dfrac{\text{threshold}}{\|\hat{g}\|}\,\hat{g} & \text{if } "
-         r"\|\hat{g}\| > \text{threshold} \\ \hat{g} & \text{otherwise}\end{cases}")
+st.latex(tex_words(r"\hat{g} \leftarrow \begin{cases} \dfrac{\text{threshold}}{\|\hat{g}\|}\,\hat{g} & \text{if } "
+                   r"\|\hat{g}\| > \text{threshold} \\ \hat{g} & \text{otherwise}\end{cases}", lang()))
 cliff_section()
 deck.section("run")
 clip_run_section(corpus)

@@ -80,3 +80,11 @@ def test_no_infinity_or_nan_on_a_chinese_page(page, query):
     assert errors(at) == []
     text = "\n".join(s for s in shown(at) if not s.startswith("chart:"))
     assert not re.search(r"\b(Infinity|NaN|inf|nan)\b", text)
+
+
+def test_gradients_page_formulas_speak_chinese():
+    at = run_page("gradients", "zh")
+    assert errors(at) == []
+    formulas = [el.value for el in at.get("latex")]
+    assert any(r"\hat{g}" in f for f in formulas)  # the clipping rule is there
+    assert [f for f in formulas if ENGLISH_FORMULA_WORDS.search(f)] == []
