@@ -304,7 +304,12 @@ class WsStudent:
             if (state := random_value(kind, proto, rng)) is not None:
                 start = time.monotonic()
                 self.values[proto.id] = state
-                await self._rerun(fragment=self.fragment_of.get(proto.id, ""))
+                fragment = self.fragment_of.get(proto.id, "")
+                try:
+                    await self._rerun(fragment=fragment)
+                except SettleTimeout as error:  # say which control, on which page, in which scope
+                    raise SettleTimeout(f"{error} (widget {user_key(proto.id)!r} on {self.page_name()}, "
+                                        f"{'fragment' if fragment else 'full'} run)") from error
                 return time.monotonic() - start
         return None
 
@@ -324,6 +329,9 @@ class WsStudent:
         start = time.monotonic()
         await self._rerun(fragment=self.fragment_of.get(state.id, ""))
         return time.monotonic() - start
+
+    def page_name(self) -> str:
+        return next((path or "home" for path, h in self.pages.items() if h == self.page_hash), "?")
 
     def widget_keys(self) -> list[str]:
         return [user_key(wid) for wid in self.widgets]

@@ -111,7 +111,7 @@ def nltk_seconds_per_sentence(train, sentences, n_measured: int) -> tuple[float,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("ptb_dir", nargs="?", default=str(ROOT.parent.parent / "shared" / "data" / "ptb"))
+    ap.add_argument("ptb_dir", nargs="?", default=str(ROOT.parent / "shared" / "data" / "ptb"))
     ap.add_argument("--lmplz", help="KenLM's lmplz (default: on the PATH; none: no ARPA comparison)")
     ap.add_argument("--repeats", type=int, default=15, help="alternating query-speed runs")
     ap.add_argument("--nltk-sentences", type=int, default=3,

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PTB = ROOT.parent.parent / "shared" / "data" / "ptb"
+PTB = ROOT.parent / "shared" / "data" / "ptb"  # ../shared beside the project folder
 
 
 def make_text(ptb: Path, folder: Path, copies: int) -> tuple[Path, int]:
