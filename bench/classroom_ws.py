@@ -36,38 +36,12 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from classroom_common import NOT_MOVED, REPLICA_COOKIE, XSRF_COOKIE, Recorder, SettleTimeout
+from classroom_widgets import random_value, user_key
 
 WIDGETS = {"button", "checkbox", "file_uploader", "number_input", "radio", "selectbox", "slider", "text_input"}
 FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY
 FRAGMENT_DONE = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 COMPILE_ERROR = ForwardMsg.FINISHED_WITH_COMPILE_ERROR
-
-
-def user_key(widget_id: str) -> str:
-    """The ``key=`` a widget was given: its id is ``$$ID-<hash>-<key>`` (``None`` when unkeyed)."""
-    return widget_id.split("-", 2)[-1]
-
-
-def random_value(kind: str, proto, rng: random.Random) -> WidgetState | None:
-    """A new value for a widget, as the frontend would send it after a student moved it."""
-    state = WidgetState(id=proto.id)
-    if kind in ("selectbox", "radio"):
-        if len(proto.options) < 2:
-            return None
-        state.string_value = rng.choice(list(proto.options))
-    elif kind == "slider" and proto.options:  # select_slider: the formatted option
-        state.string_array_value.data.append(rng.choice(list(proto.options)))
-    elif kind == "slider":
-        steps = int(round((proto.max - proto.min) / proto.step)) if proto.step else 0
-        state.double_array_value.data.append(proto.min + rng.randint(0, max(steps, 0)) * proto.step)
-    elif kind == "checkbox":
-        state.bool_value = not proto.value if proto.set_value else rng.random() < 0.5
-    elif kind == "number_input":
-        value = proto.default + rng.randint(0, 3) * (proto.step or 1)
-        state.double_value = min(value, proto.max) if proto.has_max else value
-    else:
-        return None
-    return state
 
 
 class WsStudent:
