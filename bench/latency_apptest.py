@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parents[1]
 def _load(name: str, path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass in it looks its module up there
     spec.loader.exec_module(module)
     return module
 

@@ -165,7 +165,7 @@ class Tab:
 
     def upload(self, path: Path, first_timeout: float = 300, fill_timeout: float = 900) -> tuple[float, float]:
         """Upload a file in the sidebar: (seconds to first useful content, seconds until every part is filled)."""
-        summary = self.page.locator("[data-testid='stSidebar'] [data-testid='stCaptionContainer']").last
+        summary = self.page.locator(".st-key-corpus_summary").first  # ui/sidebar.py: tokens · types · sentences
         before = summary.inner_text()
         changed = lambda: summary.inner_text() != before  # noqa: E731
         start = self.now()
