@@ -7,6 +7,7 @@ import streamlit as st
 
 from ui.navigation import PAGES
 from ui.sidebar import render_sidebar
+from ui.streamlit_fixes import close_spurious_page_not_found
 from ui.state import tr
 
 
@@ -37,6 +38,7 @@ def _warm_imports() -> None:
 
 configure_process()
 st.set_page_config(page_title="LM Lab", page_icon=":material/translate:", layout="wide")
+close_spurious_page_not_found()
 render_sidebar()
 sections: dict[str, list] = {}
 for stem, url_path, section in PAGES:

@@ -15,7 +15,8 @@ from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_setting
 from ui.memory import TooLarge, deep_list_nbytes
 from ui.models import data_store, text_tag
 from ui.uploads import track_upload
-from ui.state import labeller, md_text, query_param, set_query_params, tr
+from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
+from ui.streamlit_fixes import uploader_texts_css
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 SYNTHETIC_SIZES = range(200, 20001, 200)
@@ -138,6 +139,8 @@ def render_sidebar() -> Corpus:
             "limits.help", chars=APP_LIMITS.max_token_chars, sentence=APP_LIMITS.max_sentence_tokens,
             tokens=APP_LIMITS.max_tokens, types=APP_LIMITS.max_types)),
     )
+    if lang() != "en":  # Streamlit draws the uploader's button and limit line in English only
+        sidebar.html(uploader_texts_css(tr("sidebar.upload_button"), tr("sidebar.upload_limits", limit=MAX_BYTES // 2**20)))
     source = st.session_state["source"]
     if source == "synthetic":
         sidebar.slider(tr("sidebar.synthetic_size"), 200, 20000, step=200, key="synthetic_size")

@@ -25,6 +25,8 @@ STRINGS = {
     "sidebar.sample.synthetic": ("Synthetic (known entropy)", "合成语料（已知熵）"),
     "sidebar.sample.upload": ("My upload: {name}", "我的上传：{name}"),
     "sidebar.upload": ("Upload a text (.txt, .md)", "上传文本（.txt、.md）"),
+    "sidebar.upload_button": ("Upload", "上传"),
+    "sidebar.upload_limits": ("{limit} MB per file · TXT, MD", "每个文件最多 {limit} MB · TXT、MD"),
     "sidebar.upload_help": (
         "Plain text in any common encoding (UTF-8, UTF-16, GBK/GB18030, Big5, Latin-1), up to {limit} MB. "
         "Only you see your upload and the models you train on it. While it is in use the server keeps its "
