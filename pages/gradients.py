@@ -14,7 +14,7 @@ from lmcore.figures.labels import tex_words
 from lmcore.recurrent.clip_lab import DEFAULT as CLIP_DEFAULT
 from lmcore.recurrent.clip_lab import LEARNING_RATES, THRESHOLDS
 from lmcore.recurrent.cliff import CliffTask, descend, loss_surface
-from lmcore.recurrent.diagnostics import connectivity, lstm_panel, rnn_panels
+from lmcore.recurrent.diagnostics import connectivity, lstm_panel, rnn_panels, rnn_product_norm
 from lmcore.recurrent.gradient_flow import activation_gamma, curves_over_seeds, regime, theory_line
 from lmcore.recurrent.weights import W_H_KINDS, CellSpec
 from lmcore.symbols import BOS, EOS
@@ -29,7 +29,7 @@ CELLS = ["rnn", "lstm", "gru"]
 ACTIVATIONS = ["tanh", "sigmoid", "relu"]
 SCALE_RANGE = (0.1, 5.0)
 INPUT_DIM = 8
-LSTM_PANEL_MAX_T = 200
+PANEL_MAX_T = 200  # per-step panels: one SVD per step, so the first steps only (T = 1000 took 4.6 s)
 CONNECTIVITY_LENGTHS = (8, 40)  # tokens of a training sentence for the connectivity view
 CLIFF_W, CLIFF_B = (0.0, 12.0), (-8.0, 2.0)
 CLIFF_RESOLUTION = 100
@@ -45,7 +45,12 @@ def gradient_bands(cells: tuple, spec: CellSpec, T: int, input_scale: float, n_s
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def panels(spec: CellSpec, T: int, input_scale: float):
-    return rnn_panels(spec, T, input_scale), lstm_panel(spec, min(T, LSTM_PANEL_MAX_T), input_scale)
+    return rnn_panels(spec, T, input_scale, steps=PANEL_MAX_T), lstm_panel(spec, min(T, PANEL_MAX_T), input_scale)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def product_at(spec: CellSpec, T: int, input_scale: float, d: int) -> float:
+    return rnn_product_norm(spec, T, input_scale, d)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -119,13 +124,16 @@ def curves_section() -> None:
                      r"\Big\|\prod_{j=k+1}^{t} W_h^T \,\mathrm{diag}(\sigma'(z^{(j)}))\Big\| \le (\sigma_1\gamma)^{t-k}")
             d = st.slider(tr("gradients.distance_pick"), 0, T - 1, min(10, T - 1), key="grad_d")
             bound = float(theory_line(rnn.sigma1, gamma, np.array([d]))[0])
+            prod = product_at(spec, T, input_scale, d)
             if "rnn" in bands:
-                st.markdown(tr("gradients.formula_note", d=d, prod=rnn.product[d], bound=bound,
+                st.markdown(tr("gradients.formula_note", d=d, prod=prod, bound=bound,
                                meas=bands["rnn"].curves[0].norm_h[d]))
             else:
-                st.markdown(tr("gradients.formula_note_no_rnn", d=d, prod=rnn.product[d], bound=bound))
+                st.markdown(tr("gradients.formula_note_no_rnn", d=d, prod=prod, bound=bound))
 
     st.subheader(tr("gradients.panels.header"))
+    if T > PANEL_MAX_T:
+        st.caption(tr("gradients.panels.first_steps", n=PANEL_MAX_T, T=T))
     left, mid, right = st.columns(3)
     left.plotly_chart(figs.eigenvalue_figure(rnn.eigs, rnn.sigma1, lang=lang()), width="stretch")
     mid.plotly_chart(figs.per_step_figure(rnn.mean_deriv, gamma, "deriv", lang=lang()), width="stretch")

@@ -1,7 +1,10 @@
 """Running the app in AppTest: the whole app (app.py + sidebar) on a chosen page and language."""
 from __future__ import annotations
 
+import base64
 from pathlib import Path
+
+import numpy as np
 
 from streamlit.testing.v1 import AppTest
 
@@ -33,3 +36,10 @@ def finish_jobs(at: AppTest, timeout: float = 600) -> AppTest:
 
     assert scheduler().wait_idle(timeout), "training runs did not finish"
     return at.run()
+
+
+def trace_values(data) -> list:
+    """A Plotly trace's values, whether Plotly wrote a list or a base64 typed array."""
+    if isinstance(data, dict) and "bdata" in data:
+        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"]).tolist()
+    return list(data)

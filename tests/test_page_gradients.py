@@ -11,7 +11,7 @@ from lmcore.recurrent.clip_lab import DEFAULT, shipped_logs
 from lmcore.recurrent.cliff import descend
 from lmcore.samples import load_sample
 from lmcore.training.config import enough_to_train
-from tests.apptest_helpers import errors, finish_jobs, run_page
+from tests.apptest_helpers import errors, finish_jobs, run_page, trace_values
 from tests.fragments import deltas, elements, fragment_of, page_output, payload_bytes, run_fragment, sent_messages
 
 
@@ -56,6 +56,10 @@ def test_extreme_setting_shows_exploded_not_an_exception(lang, word):
     notes = " ".join(a["text"] for a in curves["layout"].get("annotations", []))
     assert word in notes
     assert "NaN" not in json.dumps(curves) and "Infinity" not in json.dumps(curves)
+    # the per-step panels stop at 200 steps (an SVD per step) and say so
+    assert t("gradients.panels.first_steps", lang, n=200, T=1000) in [c.value for c in at.caption]
+    jacobian = _figures(at)[t("gradients.fig.jacobian_title", lang)]
+    assert trace_values(jacobian["data"][0]["x"]) == list(range(1, 201))
 
 
 def test_relu_note_and_title_say_what_they_show():

@@ -1,8 +1,6 @@
 """LSTM gates & memory page (AppTest, both languages): train from the page, inspect, compare."""
-import base64
 import json
 
-import numpy as np
 import pytest
 from scipy.special import rel_entr
 
@@ -12,7 +10,7 @@ from lmcore.samples import SAMPLES, load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.persist import PRETRAINED_DIR, file_name, load_pretrained
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, finish_jobs, run_page
+from tests.apptest_helpers import errors, finish_jobs, run_page, trace_values
 from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, streamlit_server, wait_for_app
 
 
@@ -32,13 +30,6 @@ def _train_small(at, cell="lstm"):
     at.button(key="lstm_train").click().run()
     finish_jobs(at)
     assert not errors(at)
-
-
-def _values(data) -> list:
-    """A trace's values, whether Plotly wrote a list or a base64 typed array."""
-    if isinstance(data, dict) and "bdata" in data:
-        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"]).tolist()
-    return list(data)
 
 
 def _figures(at):
@@ -109,7 +100,7 @@ def test_the_default_edit_visibly_changes_the_prediction():
     kl = next(m for m in at.metric if m.label == t("lstm.cf.kl", "en"))
     assert float(kl.value) >= 0.1
     next_probs = next(f for f in _figures(at) if f["layout"]["title"]["text"] == t("lstm.fig.next_title", "en"))
-    before, after = (_values(trace["x"]) for trace in next_probs["data"][:2])
+    before, after = (trace_values(trace["x"]) for trace in next_probs["data"][:2])
     assert max(abs(a - b) for a, b in zip(before, after)) > 0.01  # bars the eye can see move
 
 

@@ -11,7 +11,7 @@ from lmcore.recurrent.gradient_flow import (
 )
 from lmcore.recurrent.jacobian import (
     forget_gate_approximation, lstm_cell_jacobian, mean_activation_derivative, per_step_jacobian_norms,
-    product_norms,
+    product_norm, product_norms,
 )
 from lmcore.recurrent.weights import CellSpec, random_cell, random_inputs, scaled_orthogonal
 from tests.recurrent_oracles import jacobian_product, lstm_cell_jacobian_autograd, rnn_state_jacobian
@@ -78,6 +78,19 @@ def test_product_norms_match_autograd_jacobians_and_step_norms():
     d = mean_activation_derivative(w, trace)
     assert d[0] == pytest.approx(float((1 - torch.tanh(trace.z[1]) ** 2).mean()))
     assert np.all((d > 0) & (d <= 1))
+
+
+def test_one_distance_product_and_first_steps_match_autograd():
+    """The page's cheap forms: the product norm at one distance d, the per-step series cut short."""
+    w = _rnn(n=4, sigma1=1.1, seed=5)
+    x = random_inputs(12, 3, 1.5, 5)
+    trace = run_rnn(w, x)
+    for d in (0, 1, 4, 11):
+        expected = torch.linalg.matrix_norm(rnn_state_jacobian(w, x, 12 - d, 12), 2) if d else torch.tensor(1.0)
+        assert product_norm(w, trace, d) == pytest.approx(float(expected), rel=1e-10)
+    assert np.array_equal(per_step_jacobian_norms(w, trace, 5), per_step_jacobian_norms(w, trace)[:5])
+    assert np.array_equal(mean_activation_derivative(w, trace, 5), mean_activation_derivative(w, trace)[:5])
+    assert len(per_step_jacobian_norms(w, trace, 50)) == 12
 
 
 def test_tanh_decays_even_at_sigma1_one():

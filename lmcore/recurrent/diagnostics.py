@@ -1,5 +1,5 @@
 """The per-setting numbers the gradients page shows beside its curves (seed 0 of a random cell):
-W_h's spectrum, mean σ'(z(j)), one Jacobian factor's norm per step, the notes' product norms,
+W_h's spectrum, mean σ'(z(j)), one Jacobian factor's norm per step, the notes' product norm,
 and for the LSTM the quality of ∂c(t)/∂c(t−1) ≈ f(t)."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import torch
 
 from lmcore.recurrent.cells import run_lstm, run_rnn
 from lmcore.recurrent.jacobian import (
-    forget_gate_approximation, mean_activation_derivative, per_step_jacobian_norms, product_norms,
+    forget_gate_approximation, mean_activation_derivative, per_step_jacobian_norms, product_norm,
 )
 from lmcore.recurrent.rnn_lm import WhiteBoxLM, input_gradient_norms
 from lmcore.recurrent.weights import (
@@ -20,27 +20,36 @@ from lmcore.recurrent.weights import (
 
 @dataclass
 class RNNPanels:
-    """σ1 and ρ of W_h, its eigenvalues, and per step j: mean σ'(z(j)), ‖W_hᵀ diag σ'(z(j))‖₂;
-    ``product`` [d] = ‖∏_{j=T−d+1..T} W_hᵀ diag σ'(z(j))‖₂ (index = distance d)."""
+    """σ1 and ρ of W_h, its eigenvalues, and per step j (the first ``steps``): mean σ'(z(j)) and
+    ‖W_hᵀ diag σ'(z(j))‖₂."""
 
     sigma1: float
     rho: float
     eigs: np.ndarray
     mean_deriv: np.ndarray
     step_norms: np.ndarray
-    product: np.ndarray
 
 
-def rnn_panels(spec: CellSpec, T: int, input_scale: float, seed: int = 0) -> RNNPanels:
-    """The RNN's diagnostics on the same random inputs as its gradient curve."""
+def _rnn_and_trace(spec: CellSpec, T: int, input_scale: float, seed: int):
     w = random_cell(replace(spec, cell="rnn"), seed)
     with torch.no_grad():
-        trace = run_rnn(w, random_inputs(T, spec.input_dim, input_scale, seed))
+        return w, run_rnn(w, random_inputs(T, spec.input_dim, input_scale, seed))
+
+
+def rnn_panels(spec: CellSpec, T: int, input_scale: float, seed: int = 0, steps: int | None = None) -> RNNPanels:
+    """The RNN's diagnostics on the same random inputs as its gradient curve; the per-step series
+    for the first ``steps`` steps only if given (a norm per step costs an SVD)."""
+    w, trace = _rnn_and_trace(spec, T, input_scale, seed)
     return RNNPanels(
         sigma1=largest_singular_value(w.W_h), rho=spectral_radius(w.W_h), eigs=eigenvalues(w.W_h),
-        mean_deriv=mean_activation_derivative(w, trace), step_norms=per_step_jacobian_norms(w, trace),
-        product=product_norms(w, trace),
+        mean_deriv=mean_activation_derivative(w, trace, steps), step_norms=per_step_jacobian_norms(w, trace, steps),
     )
+
+
+def rnn_product_norm(spec: CellSpec, T: int, input_scale: float, d: int, seed: int = 0) -> float:
+    """‖∏_{j=T−d+1..T} W_hᵀ diag σ'(z(j))‖₂ for the same RNN and inputs as :func:`rnn_panels`."""
+    w, trace = _rnn_and_trace(spec, T, input_scale, seed)
+    return product_norm(w, trace, d)
 
 
 def lstm_panel(spec: CellSpec, T: int, input_scale: float, seed: int = 0) -> dict[str, np.ndarray]:

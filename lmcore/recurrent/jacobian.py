@@ -42,17 +42,32 @@ def product_norms(w: RNNWeights, trace: Trace, t: int | None = None) -> np.ndarr
     return np.array(norms)
 
 
-def per_step_jacobian_norms(w: RNNWeights, trace: Trace) -> np.ndarray:
-    """‖W_hᵀ diag(σ'(z(j)))‖₂ for j = 1..T (one factor of the product)."""
+def product_norm(w: RNNWeights, trace: Trace, d: int, t: int | None = None) -> float:
+    """‖∏_{j=t−d+1..t} W_hᵀ diag(σ'(z(j)))‖₂ at one distance d (= :func:`product_norms` [d]):
+    d matrix products and a single norm, where the whole curve needs a norm per distance."""
+    t = trace.T if t is None else t
+    product = torch.eye(w.hidden_size, dtype=w.W_h.dtype)
     with torch.no_grad():
-        return np.array([_spectral_norm(step_factor(w, trace.z[j])) for j in range(1, trace.T + 1)])
+        for j in range(t, t - d, -1):
+            product = step_factor(w, trace.z[j]) @ product
+    return _spectral_norm(product) if d else 1.0
 
 
-def mean_activation_derivative(w: RNNWeights, trace: Trace) -> np.ndarray:
-    """Mean over units of σ'(z(j)) for j = 1..T (γ = max σ' is the notes' bound)."""
+def per_step_jacobian_norms(w: RNNWeights, trace: Trace, steps: int | None = None) -> np.ndarray:
+    """‖W_hᵀ diag(σ'(z(j)))‖₂ for j = 1..T (one factor of the product); the first ``steps`` only
+    if given."""
+    last = trace.T if steps is None else min(steps, trace.T)
+    with torch.no_grad():
+        return np.array([_spectral_norm(step_factor(w, trace.z[j])) for j in range(1, last + 1)])
+
+
+def mean_activation_derivative(w: RNNWeights, trace: Trace, steps: int | None = None) -> np.ndarray:
+    """Mean over units of σ'(z(j)) for j = 1..T (γ = max σ' is the notes' bound); the first
+    ``steps`` only if given."""
     deriv = ACTIVATIONS[w.activation].derivative
+    last = trace.T if steps is None else min(steps, trace.T)
     with torch.no_grad():
-        return np.array([float(deriv(trace.z[j]).mean()) for j in range(1, trace.T + 1)])
+        return np.array([float(deriv(trace.z[j]).mean()) for j in range(1, last + 1)])
 
 
 def _spectral_norm(m: Tensor) -> float:

@@ -87,6 +87,8 @@ STRINGS = {
         "（选择 RNN 即可同时看到实测梯度）。",
     ),
     "gradients.distance_pick": ("Distance T − k for the live numbers", "实时数值所用的距离 T − k"),
+    "gradients.panels.first_steps": ("The per-step panels show the first {n} of the T = {T} steps (one matrix norm per step).",
+                                     "逐步面板显示 T = {T} 步中的前 {n} 步（每步计算一次矩阵范数）。"),
     "gradients.panels.header": ("Why: the spectrum of W_h and the activation's slope", "原因：W_h 的谱与激活函数的斜率"),
     "gradients.lstm.header": ("LSTM: is ∂c(t)/∂c(t−1) really ≈ f(t)?", "LSTM：∂c(t)/∂c(t−1) 真的 ≈ f(t) 吗？"),
     "gradients.lstm.ignored": ("ignored in the notes", "讲义中忽略的项"),
