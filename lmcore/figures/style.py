@@ -127,8 +127,9 @@ def log_axis(fig: go.Figure, axis: str = "y", values: Sequence[float] | None = N
 def readable(fig: go.Figure) -> go.Figure:
     """Dark 13 px tick text and dark axis titles on every axis (and colour bar) of ``fig``; dark
     text on bars and markers."""
-    fig.update_xaxes(tickfont=TICK_FONT, title_font=TITLE_FONT)
-    fig.update_yaxes(tickfont=TICK_FONT, title_font=TITLE_FONT)
+    with fig.batch_update():  # set on each axis: a third of update_xaxes/update_yaxes's time
+        for axis in (*fig.select_xaxes(), *fig.select_yaxes()):
+            axis.tickfont, axis.title.font = TICK_FONT, TITLE_FONT
     for trace in fig.data:
         if "colorbar" in trace and getattr(trace, "showscale", True) is not False:
             trace.colorbar.tickfont = TICK_FONT
