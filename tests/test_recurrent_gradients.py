@@ -160,9 +160,18 @@ def test_forget_gate_approximation_exact_without_recurrence_measured_otherwise()
                               torch.diag(trace0.gates["f"][t]), atol=1e-14)
     assert np.all(forget_gate_approximation(w0, trace0)["relative_error"] < 1e-14)
     w = random_cell(CellSpec("lstm", 4, 3, scale=2.0), 0)
-    err = forget_gate_approximation(w, run_lstm(w, x))["relative_error"]
+    trace = run_lstm(w, x)
+    approx = forget_gate_approximation(w, trace)
+    err = approx["relative_error"]
     assert err[0] == 0.0  # t = 1: h(0) does not depend on c(0)
     assert err[1:].max() > 1e-3  # the ignored terms are visible with a strong W_h
+    for t in (1, 4, 8):  # the batched norms against autograd's Jacobian, one matrix at a time
+        exact = lstm_cell_jacobian_autograd(w, trace, x, t)
+        f = torch.diag(trace.gates["f"][t].detach())
+        assert approx["exact"][t - 1] == pytest.approx(float(torch.linalg.matrix_norm(exact, 2)), rel=1e-10)
+        assert approx["forget"][t - 1] == pytest.approx(float(torch.linalg.matrix_norm(f, 2)), rel=1e-12)
+        assert err[t - 1] == pytest.approx(float(torch.linalg.matrix_norm(exact - f, 2) / torch.linalg.matrix_norm(exact, 2)),
+                                           rel=1e-8, abs=1e-14)
 
 
 def test_float32_would_underflow_where_float64_keeps_the_curve():
