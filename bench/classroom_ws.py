@@ -61,6 +61,7 @@ class WsStudent:
         self.fragment_of: dict[str, str] = {}  # widget id -> the fragment it is drawn in ("" if none)
         self.run_fragments: tuple = ()  # fragment ids of the run in progress (empty: a full run)
         self.finished_log: list[tuple[tuple, int]] = []  # (fragment ids, status) of every finished run
+        self.runs_seen: list[str] = []  # requests and run starts/ends since the last request: a timeout's detail
         self.values: dict[str, WidgetState] = {}  # what the frontend's WidgetStateManager holds
         self.cache: dict[str, bytes] = {}
         self.pages: dict[str, str] = {}  # url path ("" for the default page) -> page script hash
@@ -124,6 +125,9 @@ class WsStudent:
         msg = ForwardMsg()
         msg.ParseFromString(raw)
         kind = msg.WhichOneof("type")
+        if kind in ("new_session", "script_finished"):
+            ids = ",".join(f[:6] for f in msg.metadata.run.fragment_ids) or "app"
+            self.runs_seen.append(f"start {ids}" if kind == "new_session" else f"end {ids}:{msg.script_finished}")
         if kind == "ref_hash":
             if msg.ref_hash not in self.cache:
                 self.rec.error(self.index, "protocol", f"reference to an unknown message {msg.ref_hash}")
@@ -230,6 +234,7 @@ class WsStudent:
         before, logged, timeout = self.runs, len(self.finished_log), timeout or self.timeout
         msg = self._client_state(query, page_name, page_hash, extra)
         msg.rerun_script.fragment_id = fragment
+        self.runs_seen = [f"ask {fragment[:6] or 'app'}"]
         await self._send(msg)
         deadline = time.monotonic() + timeout
 
@@ -243,7 +248,7 @@ class WsStudent:
                 raise ConnectionError("websocket closed")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise SettleTimeout(f"no finished run within {timeout:.0f} s")
+                raise SettleTimeout(f"no finished run within {timeout:.0f} s (then: {'; '.join(self.runs_seen[:12])})")
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), remaining)
@@ -255,6 +260,7 @@ class WsStudent:
             await asyncio.sleep(interval)
             msg = self._client_state(None, "", None)
             msg.rerun_script.fragment_id, msg.rerun_script.is_auto_rerun = fragment_id, True
+            self.runs_seen.append(f"auto {fragment_id[:6]}")
             await self._send(msg)
 
     # ------------------------------------------------------------------ a student's actions
