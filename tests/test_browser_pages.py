@@ -24,7 +24,7 @@ def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(br
     waiting = t("jobs.waiting_model", "en")
     with streamlit_server() as url:  # a server of its own: its default run must not queue behind others
         page = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US").new_page()
-        page.goto(url + "/?lang=en")  # a server's very first request as a deep link pops up "Page not found"
+        page.goto(url + "/?lang=en")  # a server's first request: Streamlit's legacy page lookup (ui/streamlit_fixes.py)
         wait_for_app(page)
         page.goto(url + "/lstm-gates?lang=en")
         wait_for_app(page)

@@ -50,7 +50,7 @@ CLOSE_SPURIOUS_NOT_FOUND = r"""<script>
 def close_spurious_page_not_found() -> None:
     """Call at the top of app.py, before ``st.navigation``: on the legacy first run, close its pop-up."""
     if is_legacy_first_run():
-        paths = [url for _, url, _ in PAGES]
+        paths = [url for stem, url, _ in PAGES if stem != "home"]  # home is served at "/" only
         st.html(CLOSE_SPURIOUS_NOT_FOUND % json.dumps(paths), unsafe_allow_javascript=True)
 
 
