@@ -58,21 +58,23 @@ def _widget(at, key):
     raise AssertionError(f"no control {key!r} on the page")
 
 
-def play(page: str, lang: str, query: dict, moves: list[tuple]) -> None:
-    """Run ``moves`` = (key, value or callable(widget) -> value, notice or None) in order.
+def play(page: str, lang: str, query: dict, moves: list[tuple]) -> set[str]:
+    """Run ``moves`` = (key, value or callable(widget) -> value, notice or None) in order; return
+    the keys of the controls that were enabled and moved.
 
     The page's output must change, or the notice (a function of the language giving its first
     words) must be shown, saying why it did not. A disabled control must carry a help text
     saying why."""
     at = run_page(page, lang, query=query)
     assert errors(at) == []
-    seen = controls(at)
+    seen, moved = controls(at), set()
     for key, value, notice in moves:
         widget = _widget(at, key)
         if getattr(widget, "disabled", False):  # a control that cannot act must say why
             assert widget.help, f"{key} is disabled without saying why"
             continue
         before, old = shown(at), widget.value
+        moved.add(key)
         value = value(widget) if callable(value) else value
         widget.set_value(value).run()
         assert errors(at) == [], (key, value)
@@ -85,6 +87,11 @@ def play(page: str, lang: str, query: dict, moves: list[tuple]) -> None:
         seen |= controls(at)
     untested = seen - {key for key, _, _ in moves}
     assert not untested, f"controls on {page} that no move touches: {sorted(untested)}"
+    return moved
+
+
+def _keys(moves: list[tuple]) -> set[str]:
+    return {key for key, _, _ in moves}
 
 
 def _head(key: str):
@@ -102,12 +109,13 @@ def _label(index: int, split: bool = False):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_corpus_controls(lang):
-    play("corpus", lang, {}, [("corpus_top", 50, None)])
+    moves = [("corpus_top", 50, None)]
+    assert play("corpus", lang, {}, moves) == _keys(moves)  # every control enabled and moved
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_ngram_controls(lang):
-    play("ngram", lang, {"n": "3"}, [
+    moves = [
         ("ngram_rows", 15, None),
         ("ngram_delta", 0.5, None),
         ("ngram_d", 0.5, None),
@@ -125,12 +133,13 @@ def test_ngram_controls(lang):
         ("ngram_context_typed", "zzqxv qqqzz", None),
         ("ngram_start", lambda w: not w.value, None),  # two words fill a trigram's context
         ("ngram_rows", 20, _head("ngram.table.none_seen")),
-    ])
+    ]
+    assert play("ngram", lang, {"n": "3"}, moves) == _keys(moves)  # every control enabled and moved
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_chain_rule_controls(lang):
-    play("chain_rule", lang, {"method": "modified-kn", "n": "3"}, [
+    moves = [
         ("chain_order", 2, None),
         ("chain_method", "mle", None),
         ("chain_pick", _label(1, split=True), None),
@@ -139,7 +148,8 @@ def test_chain_rule_controls(lang):
         ("chain_typed", "the sea", None),
         ("chain_method", lambda w: next(o for o in w.options if o not in _method_labels(lang)), None),
         ("chain_order", 4, None),
-    ])
+    ]
+    assert play("chain_rule", lang, {"method": "modified-kn", "n": "3"}, moves) == _keys(moves)  # every control enabled and moved
 
 
 def _method_labels(lang):
@@ -158,7 +168,7 @@ def _shift(widget):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_decoding_controls(lang):
-    play("decoding", lang, {}, [
+    moves = [
         ("decoding_k", 3, None),
         ("decoding_L_textbook", 5, STOPPED),
         ("decoding_alpha", 0.0, None),
@@ -174,4 +184,5 @@ def test_decoding_controls(lang):
         ("decoding_s2s_task", lambda w: w.options[-1], None),
         ("decoding_s2s_source", "1234", None),
         ("decoding_L_seq2seq", _shift, STOPPED),
-    ])
+    ]
+    assert play("decoding", lang, {}, moves) == _keys(moves)  # every control enabled and moved
