@@ -61,7 +61,7 @@ def per_step_jacobian_norms(w: RNNWeights, trace: Trace, steps: int | None = Non
         return np.zeros(0)
     with torch.no_grad():
         z = torch.stack([trace.z[j] for j in range(1, last + 1)])
-        return _spectral_norms(w.W_h.T * ACTIVATIONS[w.activation].derivative(z)[:, None, :])
+        return _spectral_norms(step_factor(w, z[:, None, :]))  # (T, n, n): one factor per step
 
 
 def mean_activation_derivative(w: RNNWeights, trace: Trace, steps: int | None = None) -> np.ndarray:
