@@ -42,6 +42,26 @@ WIDGETS = {"button", "checkbox", "file_uploader", "number_input", "radio", "sele
 FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY
 FRAGMENT_DONE = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 COMPILE_ERROR = ForwardMsg.FINISHED_WITH_COMPILE_ERROR
+EARLY_FOR_RERUN = ForwardMsg.FINISHED_EARLY_FOR_RERUN
+
+
+def fragment_run_delivered(run_log: list[tuple[str, tuple, int | None]], fragment: str) -> bool:
+    """Whether a run of ``fragment`` in ``run_log`` finished and its output reached the browser.
+
+    A finished fragment run says FINISHED_FRAGMENT_RUN_SUCCESSFULLY — unless the next run (say, a
+    status fragment's one-second poll) started before the server flushed its messages: Streamlit
+    1.67's ``ForwardMsgQueue.clear`` then keeps the finished run's deltas and rewrites its status
+    to FINISHED_EARLY_FOR_RERUN. A run really interrupted by ``st.rerun()`` in this app is
+    followed by a full run, which the caller waits for; so "early" followed by another fragment
+    run's start is a delivered run."""
+    for i, (event, ids, status) in enumerate(run_log):
+        if event != "end" or fragment not in ids:
+            continue
+        if status == FRAGMENT_DONE:
+            return True
+        if status == EARLY_FOR_RERUN and any(e == "start" and later for e, later, _ in run_log[i + 1:]):
+            return True
+    return False
 
 
 class WsStudent:
@@ -60,7 +80,8 @@ class WsStudent:
         self.alerts: dict[tuple, str] = {}  # st.error messages on the current page
         self.fragment_of: dict[str, str] = {}  # widget id -> the fragment it is drawn in ("" if none)
         self.run_fragments: tuple = ()  # fragment ids of the run in progress (empty: a full run)
-        self.finished_log: list[tuple[tuple, int]] = []  # (fragment ids, status) of every finished run
+        # ("start", fragment ids, None) / ("end", fragment ids, status) of every run, in order
+        self.run_log: list[tuple[str, tuple, int | None]] = []
         self.runs_seen: list[str] = []  # requests and run starts/ends since the last request: a timeout's detail
         self.values: dict[str, WidgetState] = {}  # what the frontend's WidgetStateManager holds
         self.cache: dict[str, bytes] = {}
@@ -144,7 +165,7 @@ class WsStudent:
         elif kind == "delta":
             self._on_delta(msg, raw)
         elif kind == "script_finished":
-            self.finished_log.append((self.run_fragments, msg.script_finished))
+            self.run_log.append(("end", self.run_fragments, msg.script_finished))
             if msg.script_finished in (FINISHED, COMPILE_ERROR) and not msg.metadata.run.fragment_ids:
                 self.finished = self.runs
                 self.values = {k: v for k, v in self.values.items() if k in self.widgets}
@@ -178,6 +199,7 @@ class WsStudent:
             self.session_id = msg.new_session.initialize.session_id
         self.page_hash = msg.new_session.page_script_hash
         self.run_fragments = tuple(msg.metadata.run.fragment_ids)  # runs of one session never overlap
+        self.run_log.append(("start", self.run_fragments, None))
         if not msg.metadata.run.fragment_ids:  # a full run: the page is drawn anew
             self.runs += 1
             self.page, self.widgets, self.progress, self.exceptions, self.alerts = {}, {}, {}, 0, {}
@@ -231,7 +253,7 @@ class WsStudent:
     async def _rerun(self, query=None, page_name="", page_hash=None, extra=(), timeout=None, fragment="") -> None:
         """Ask for a full run (or a run of one fragment, as the frontend does for a widget drawn in a
         fragment) and wait until it has finished: the fragment's run, or a full run started since."""
-        before, logged, timeout = self.runs, len(self.finished_log), timeout or self.timeout
+        before, logged, timeout = self.runs, len(self.run_log), timeout or self.timeout
         msg = self._client_state(query, page_name, page_hash, extra)
         msg.rerun_script.fragment_id = fragment
         self.runs_seen = [f"ask {fragment[:6] or 'app'}"]
@@ -241,8 +263,7 @@ class WsStudent:
         def done() -> bool:
             if self.runs > before and self.finished == self.runs:
                 return True
-            return bool(fragment) and any(fragment in ids and status == FRAGMENT_DONE
-                                          for ids, status in self.finished_log[logged:])
+            return bool(fragment) and fragment_run_delivered(self.run_log[logged:], fragment)
         while not done():
             if self.closing:
                 raise ConnectionError("websocket closed")
