@@ -348,8 +348,10 @@ class WsStudent:
                           fragment=self.fragment_of.get(button.id, ""))
         return time.monotonic() - start
 
-    async def upload(self, name: str, data: bytes) -> float:
-        """Upload one file through the sidebar's uploader (key "uploader") as the frontend does."""
+    async def upload(self, name: str, data: bytes, resend: bool = False) -> float:
+        """Upload one file through the sidebar's uploader (key "uploader") as the frontend does. With
+        ``resend``, a second request with the same widget values follows as soon as the upload's run
+        has started: what a browser sends (a status poll, a click) before the new sidebar arrives."""
         uploader = next(p for k, p in self.widgets.values() if k == "file_uploader" and user_key(p.id) == "uploader")
         start = time.monotonic()
         request_id = uuid.uuid4().hex
@@ -368,6 +370,11 @@ class WsStudent:
             name=name, size=len(data), file_id=urls.file_id,
             file_urls=FileURLs(file_id=urls.file_id, upload_url=urls.upload_url, delete_url=urls.delete_url)))
         self.values[uploader.id] = state
+        if resend:
+            runs = self.runs
+            await self._send(self._client_state(None, "", None))
+            while self.runs == runs and not self.closing:
+                await asyncio.sleep(0.002)
         await self._rerun()
         return time.monotonic() - start
 

@@ -25,6 +25,11 @@ def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | No
     return at
 
 
+def setting(at: AppTest, name: str) -> str:
+    """The key of the sidebar widget for setting ``name`` now (ui/sidebar.py ``widget_key``)."""
+    return f"{name}.{at.session_state['sidebar_epoch']}"
+
+
 def errors(at: AppTest) -> list[str]:
     """Messages of exceptions the script raised (empty when it ran cleanly)."""
     return [e.value for e in at.exception]

@@ -7,7 +7,7 @@ from lmcore.corpus import build_corpus
 from lmcore.corpus.limits import APP_LIMITS, CorpusLimits
 from lmcore.corpus.errors import CorpusError
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import errors, run_page, setting
 from ui.navigation import PAGES
 from ui.state import md_text, parse_param
 
@@ -61,7 +61,7 @@ def test_markdown_in_a_file_name_is_escaped_in_the_sidebar():
     at = run_page("corpus", "zh")
     at.sidebar.get("file_uploader")[0].set_value((name, data, "text/plain"))
     at.run()
-    options = [str(o) for o in at.sidebar.radio(key="source").options]
+    options = [str(o) for o in at.sidebar.radio(key=setting(at, "source")).options]
     assert any(md_text(name) in option for option in options)
 
 

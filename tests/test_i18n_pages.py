@@ -7,7 +7,7 @@ import pytest
 
 from lmcore.figures.labels import number_text, tex_words
 from lmcore.i18n import catalogue
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import errors, run_page, setting
 from tests.test_page_controls import shown
 
 ENGLISH_FORMULA_WORDS = re.compile(r"\\text\{\s*(if|otherwise|threshold)\s*\}|_\{smooth\}")
@@ -62,7 +62,7 @@ def _expected_example(sentences):
 @pytest.mark.parametrize("source", ["chinese", "english"])
 def test_ngram_page_in_chinese_speaks_chinese_and_uses_the_corpus_example(source):
     at = run_page("ngram", "zh", query={"n": "3"})
-    at.sidebar.radio(key="source").set_value(source).run()
+    at.sidebar.radio(key=setting(at, "source")).set_value(source).run()
     assert errors(at) == []
     for el in at.get("latex"):
         assert not ENGLISH_FORMULA_WORDS.search(el.value), el.value

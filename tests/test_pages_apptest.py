@@ -2,7 +2,7 @@
 import pytest
 
 from lmcore.i18n import t
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import errors, run_page, setting
 from ui.navigation import PAGES
 
 
@@ -12,23 +12,23 @@ def test_page_runs_with_the_shared_sidebar(stem, lang):
     at = run_page(stem, lang)
     assert errors(at) == []
     assert at.sidebar.selectbox(key="lang").value == lang
-    assert at.sidebar.radio(key="source").value == "english"
+    assert at.sidebar.radio(key=setting(at, "source")).value == "english"
     titles = [title.value for title in at.title]
     assert t(f"nav.{stem}", lang) in titles or (stem == "home" and t("app.title", lang) in titles)
 
 
 def test_switching_pages_keeps_the_sidebar_choices():
     at = run_page("corpus", "zh")
-    at.sidebar.radio(key="source").set_value("synthetic").run()
+    at.sidebar.radio(key=setting(at, "source")).set_value("synthetic").run()
     at.switch_page("pages/home.py").run()
-    assert at.sidebar.radio(key="source").value == "synthetic"
+    assert at.sidebar.radio(key=setting(at, "source")).value == "synthetic"
     assert at.session_state["corpus"].true_entropy is not None
     assert errors(at) == []
 
 
 def test_corpus_page_in_chinese_shows_chinese_sample_with_jieba():
     at = run_page("corpus", "zh", query={"corpus": "chinese"})
-    assert at.sidebar.selectbox(key="tokenizer").value == "jieba"
+    assert at.sidebar.selectbox(key=setting(at, "tokenizer")).value == "jieba"
     assert at.query_params["corpus"] == ["chinese"] or at.query_params["corpus"] == "chinese"
     assert at.metric[0].label == t("corpus.metric.characters", "zh")
     assert errors(at) == []
@@ -45,7 +45,7 @@ def test_uploaded_gbk_text_becomes_the_corpus_and_survives_page_changes():
     assert errors(at) == [] and not at.error
     corpus = at.session_state["corpus"]
     assert corpus.name == "gbk.txt" and corpus.language == "zh" and corpus.encoding == "gb18030"
-    assert at.sidebar.selectbox(key="tokenizer").value == "jieba"
+    assert at.sidebar.selectbox(key=setting(at, "tokenizer")).value == "jieba"
     at.switch_page("pages/home.py").run()
     assert at.session_state["corpus"].name == "gbk.txt"
 

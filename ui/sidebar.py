@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -29,21 +30,57 @@ def corpus_nbytes(corpus: Corpus) -> int:
     return sys.getsizeof(corpus.text) + lists + 2 * types
 
 
-def _apply_defaults(settings: CorpusSettings) -> None:
-    st.session_state.update(
-        tokenizer=settings.tokenizer,
-        lowercase=settings.lowercase,
-        sentence_mode=settings.sentence_mode,
-    )
+SETTINGS = ("source", "synthetic_size", "tokenizer", "lowercase", "sentence_mode", "min_count", "max_vocab")
+
+
+def widget_key(name: str) -> str:
+    """The key of the sidebar widget that edits the setting ``st.session_state[name]``.
+
+    The settings live in plain session state; their widgets are keyed by an epoch that moves on
+    whenever the app itself changes the settings (an upload switches to it, a corpus brings its
+    defaults). A request the browser sent before it saw such a change (a status fragment's poll,
+    a quick click) still carries the old widget's value; under the old key Streamlit ignores it,
+    where under one shared key it would put back the old setting (the upload replaced by the
+    English sample)."""
+    return f"{name}.{st.session_state.get('sidebar_epoch', 0)}"
+
+
+def _set_settings(**values: object) -> None:
+    """Change settings from the app's side: new widgets show them (see ``widget_key``)."""
+    st.session_state.update(values)
+    st.session_state["sidebar_epoch"] = st.session_state.get("sidebar_epoch", 0) + 1
+
+
+def _store(name: str, key: str, then: Callable[[], None] | None = None) -> None:
+    """A sidebar widget moved: its value becomes the setting — if it is the widget of this epoch
+    (Streamlit still runs the callbacks of widgets the page no longer draws)."""
+    if key != widget_key(name):
+        return
+    st.session_state[name] = st.session_state[key]
+    if then is not None:
+        then()
+
+
+def _bound(name: str, then: Callable[[], None] | None = None) -> dict:
+    """``key``/``on_change`` for the widget of setting ``name``, which starts at the setting's value."""
+    key = widget_key(name)
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state[name]
+    return {"key": key, "on_change": _store, "args": (name, key, then)}
+
+
+def _defaults(settings: CorpusSettings) -> dict:
+    return {"tokenizer": settings.tokenizer, "lowercase": settings.lowercase, "sentence_mode": settings.sentence_mode}
 
 
 def _on_source_change() -> None:
     source = st.session_state["source"]
     if source == "upload":
         language = st.session_state["upload"]["language"]
-        _apply_defaults(CorpusSettings(tokenizer="jieba" if language == "zh" else "words", lowercase=language != "zh"))
+        _set_settings(**_defaults(CorpusSettings(tokenizer="jieba" if language == "zh" else "words",
+                                                 lowercase=language != "zh")))
     else:
-        _apply_defaults(default_settings(source))
+        _set_settings(**_defaults(default_settings(source)))
 
 
 def _on_upload() -> None:
@@ -52,7 +89,7 @@ def _on_upload() -> None:
     if file is None:
         st.session_state.pop("upload", None)
         if st.session_state.get("source") == "upload":
-            st.session_state["source"] = "english"
+            _set_settings(source="english")
             _on_source_change()
         return
     data = file.getvalue()
@@ -66,27 +103,22 @@ def _on_upload() -> None:
         "digest": hashlib.sha256(data).hexdigest(),
         "language": language,
     }
-    st.session_state["source"] = "upload"
+    _set_settings(source="upload")
     _on_source_change()
 
 
-SIDEBAR_KEYS = ("lang", "source", "synthetic_size", "tokenizer", "lowercase", "sentence_mode", "min_count", "max_vocab")
-
-
 def _init_state() -> None:
-    # Streamlit drops the state of widgets when the page changes; writing each value back as
-    # plain session state keeps the sidebar's choices across pages.
-    for key in SIDEBAR_KEYS:
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
-    if "lang" not in st.session_state:
+    # Streamlit drops the state of widgets when the page changes; writing the language back as
+    # plain session state keeps it across pages (the other settings are plain state already).
+    if "lang" in st.session_state:
+        st.session_state["lang"] = st.session_state["lang"]
+    else:
         st.session_state["lang"] = query_param("lang", language_from_locale(st.context.locale), choices=LANGUAGES)
     if "source" not in st.session_state:
         st.session_state["source"] = query_param("corpus", "english", choices=list(SAMPLES))
         st.session_state["synthetic_size"] = query_param("sents", DEFAULT_SYNTHETIC_SENTENCES, choices=SYNTHETIC_SIZES)
+        st.session_state.update(min_count=1, max_vocab=0)
         _on_source_change()
-        st.session_state.setdefault("min_count", 1)
-        st.session_state.setdefault("max_vocab", 0)
 
 
 def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
@@ -121,13 +153,12 @@ def render_sidebar() -> Corpus:
     set_query_params(lang=st.session_state["lang"])  # a copied link opens in the language on screen
     sources = list(SAMPLES) + (["upload"] if "upload" in st.session_state else [])
     if st.session_state["source"] not in sources:
-        st.session_state["source"] = "english"
+        _set_settings(source="english")
     upload_name = st.session_state.get("upload", {}).get("name", "")
     sidebar.radio(
         tr("sidebar.corpus"),
         sources,
-        key="source",
-        on_change=_on_source_change,
+        **_bound("source", then=_on_source_change),
         format_func=labeller("sidebar.sample", name=md_text(upload_name)),
     )
     sidebar.file_uploader(
@@ -143,13 +174,14 @@ def render_sidebar() -> Corpus:
         sidebar.html(uploader_texts_css(tr("sidebar.upload_button"), tr("sidebar.upload_limits", limit=MAX_BYTES // 2**20)))
     source = st.session_state["source"]
     if source == "synthetic":
-        sidebar.slider(tr("sidebar.synthetic_size"), 200, 20000, step=200, key="synthetic_size")
+        sidebar.slider(tr("sidebar.synthetic_size"), 200, 20000, step=200, **_bound("synthetic_size"))
     with sidebar.expander(tr("sidebar.tokenizer"), expanded=False):
-        st.selectbox(tr("sidebar.tokenizer"), TOKENIZERS, key="tokenizer", format_func=labeller("sidebar.tokenizer"))
-        st.checkbox(tr("sidebar.lowercase"), key="lowercase")
-        st.radio(tr("sidebar.sentence_mode"), SENTENCE_MODES, key="sentence_mode", format_func=labeller("sidebar.sentence_mode"), horizontal=True)
-        st.number_input(tr("sidebar.min_count"), 1, 1000, key="min_count", help=tr("sidebar.vocab_help"))
-        st.number_input(tr("sidebar.max_vocab"), 0, 1_000_000, step=1000, key="max_vocab", help=tr("sidebar.vocab_help"))
+        st.selectbox(tr("sidebar.tokenizer"), TOKENIZERS, format_func=labeller("sidebar.tokenizer"), **_bound("tokenizer"))
+        st.checkbox(tr("sidebar.lowercase"), **_bound("lowercase"))
+        st.radio(tr("sidebar.sentence_mode"), SENTENCE_MODES, format_func=labeller("sidebar.sentence_mode"), horizontal=True,
+                 **_bound("sentence_mode"))
+        st.number_input(tr("sidebar.min_count"), 1, 1000, help=tr("sidebar.vocab_help"), **_bound("min_count"))
+        st.number_input(tr("sidebar.max_vocab"), 0, 1_000_000, step=1000, help=tr("sidebar.vocab_help"), **_bound("max_vocab"))
     settings = CorpusSettings(
         tokenizer=st.session_state["tokenizer"],
         lowercase=st.session_state["lowercase"],
