@@ -16,6 +16,7 @@ import uuid
 import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from lmcore.i18n import t
 from tests.browser_server import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -50,12 +51,38 @@ async def _upload_with_a_stale_request(url: str) -> tuple[str, str, dict]:
     return marker, preview, dict(rec.errors)
 
 
-def test_a_request_sent_before_the_new_sidebar_arrived_keeps_the_upload(app_server):
+def _run(coroutine_function, url: str):
+    """Run the websocket client on a thread of its own (the event loop stays out of pytest's way)."""
     result = {}
-    thread = threading.Thread(target=lambda: result.update(r=asyncio.run(_upload_with_a_stale_request(app_server))))
+    thread = threading.Thread(target=lambda: result.update(r=asyncio.run(coroutine_function(url))))
     thread.start()
     thread.join(300)
-    marker, preview, errors = result["r"]
+    return result["r"]
+
+
+def test_a_request_sent_before_the_new_sidebar_arrived_keeps_the_upload(app_server):
+    marker, preview, errors = _run(_upload_with_a_stale_request, app_server)
     errors.pop("page_not_found", None)  # a fresh server's first run (app.py closes that pop-up in browsers)
     assert errors == {}
     assert preview.startswith(f"The {marker} walked home"), preview
+
+
+async def _label_of_the_other_language(url: str) -> tuple[dict, list[str]]:
+    rec = Recorder()
+    student = WsStudent(0, url, rec, settle_timeout=120)
+    await student.connect("corpus-stats", "en")
+    radio = next(p for kind, p in student.widgets.values()
+                 if kind == "radio" and user_key(p.id).startswith("sentence_mode"))
+    held = WidgetState(id=radio.id)
+    held.string_value = t("sidebar.sentence_mode.lines", "zh")  # drawn in 中文 before, sent after a switch to English
+    student.values[radio.id] = held
+    await student._rerun()
+    await student._rerun()
+    await student.close()
+    return dict(rec.errors), rec.error_details
+
+
+def test_a_radio_label_of_the_language_shown_before_is_not_taken_as_the_setting(app_server):
+    errors, details = _run(_label_of_the_other_language, app_server)
+    errors.pop("page_not_found", None)
+    assert errors == {}, details

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import streamlit as st
 
@@ -51,22 +51,25 @@ def _set_settings(**values: object) -> None:
     st.session_state["sidebar_epoch"] = st.session_state.get("sidebar_epoch", 0) + 1
 
 
-def _store(name: str, key: str, then: Callable[[], None] | None = None) -> None:
+def _store(name: str, key: str, then: Callable[[], None] | None, allowed: Collection | None) -> None:
     """A sidebar widget moved: its value becomes the setting — if it is the widget of this epoch
-    (Streamlit still runs the callbacks of widgets the page no longer draws)."""
-    if key != widget_key(name):
+    (Streamlit still runs the callbacks of widgets the page no longer draws) and one of its options
+    (a browser may still send an option's label in the language it was drawn in before, which a
+    callback sees as it came)."""
+    value = st.session_state[key]
+    if key != widget_key(name) or (allowed is not None and value not in allowed):
         return
-    st.session_state[name] = st.session_state[key]
+    st.session_state[name] = value
     if then is not None:
         then()
 
 
-def _bound(name: str, then: Callable[[], None] | None = None) -> dict:
+def _bound(name: str, then: Callable[[], None] | None = None, allowed: Collection | None = None) -> dict:
     """``key``/``on_change`` for the widget of setting ``name``, which starts at the setting's value."""
     key = widget_key(name)
     if key not in st.session_state:
         st.session_state[key] = st.session_state[name]
-    return {"key": key, "on_change": _store, "args": (name, key, then)}
+    return {"key": key, "on_change": _store, "args": (name, key, then, allowed)}
 
 
 def _defaults(settings: CorpusSettings) -> dict:
@@ -158,7 +161,7 @@ def render_sidebar() -> Corpus:
     sidebar.radio(
         tr("sidebar.corpus"),
         sources,
-        **_bound("source", then=_on_source_change),
+        **_bound("source", then=_on_source_change, allowed=sources),
         format_func=labeller("sidebar.sample", name=md_text(upload_name)),
     )
     sidebar.file_uploader(
@@ -176,10 +179,10 @@ def render_sidebar() -> Corpus:
     if source == "synthetic":
         sidebar.slider(tr("sidebar.synthetic_size"), 200, 20000, step=200, **_bound("synthetic_size"))
     with sidebar.expander(tr("sidebar.tokenizer"), expanded=False):
-        st.selectbox(tr("sidebar.tokenizer"), TOKENIZERS, format_func=labeller("sidebar.tokenizer"), **_bound("tokenizer"))
+        st.selectbox(tr("sidebar.tokenizer"), TOKENIZERS, format_func=labeller("sidebar.tokenizer"), **_bound("tokenizer", allowed=TOKENIZERS))
         st.checkbox(tr("sidebar.lowercase"), **_bound("lowercase"))
         st.radio(tr("sidebar.sentence_mode"), SENTENCE_MODES, format_func=labeller("sidebar.sentence_mode"), horizontal=True,
-                 **_bound("sentence_mode"))
+                 **_bound("sentence_mode", allowed=SENTENCE_MODES))
         st.number_input(tr("sidebar.min_count"), 1, 1000, help=tr("sidebar.vocab_help"), **_bound("min_count"))
         st.number_input(tr("sidebar.max_vocab"), 0, 1_000_000, step=1000, help=tr("sidebar.vocab_help"), **_bound("max_vocab"))
     settings = CorpusSettings(
