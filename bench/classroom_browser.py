@@ -3,17 +3,21 @@
 Settled = [data-testid=stApp][data-test-connection-state=CONNECTED], script state notRunning and
 no stSkeleton (as Streamlit's own e2e tests wait). An init script counts the script runs that
 start (data-test-script-state becoming "running"), so an action waits for its own run instead of
-a fixed pause. Errors: stException elements, the text "Traceback", a disconnected app, a closed
+a fixed pause. A navigation clicked while a status fragment's poll runs never sees the state
+become "running" (it already is): it counts as started once the new page's title is drawn. Errors: stException elements, the text "Traceback", a disconnected app, a closed
 websocket, an HTTP response ≥ 500, a crashed page.
 """
 from __future__ import annotations
 
+import json
 import random
 import tempfile
 import time
 from pathlib import Path
 
-from classroom_common import REPLICA_COOKIE, Recorder, SettleTimeout
+from classroom_common import PAGES, REPLICA_COOKIE, Recorder, SettleTimeout
+
+from lmcore.i18n import t
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -41,9 +45,10 @@ class BrowserStudent:
         self.index, self.base, self.rec, self.timeout, self.browser = index, base_url.rstrip("/"), recorder, settle_timeout, browser
         self.context = self.page = None
         self.closing = False
-        self.current = ""
+        self.current = self.lang = ""
 
     async def connect(self, url_path: str, lang: str) -> float:
+        self.lang = lang
         self.context = await self.browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
         await self.context.add_init_script(COUNT_RUNS)
         self.page = await self.context.new_page()
@@ -74,11 +79,13 @@ class BrowserStudent:
         if self.context is not None:
             await self.context.close()
 
-    async def _settle(self, runs_before: int, timeout: float | None = None, must_run: bool = False) -> bool:
-        """Wait for a run started after the action to finish; False when the action started none."""
+    async def _settle(self, runs_before: int, timeout: float | None = None, must_run: bool = False,
+                      or_drawn: str = "false") -> bool:
+        """Wait for a run started after the action (or ``or_drawn``, a JS condition, true) to finish;
+        False when the action started none."""
         try:
             wait = (timeout or self.timeout) * 1000 if must_run else NO_RUN_AFTER_MS
-            await self.page.wait_for_function(f"window.__runs > {runs_before}", timeout=wait)
+            await self.page.wait_for_function(f"window.__runs > {runs_before} || ({or_drawn})", timeout=wait)
             started = True
         except Exception as error:  # noqa: BLE001 - Playwright's TimeoutError: no run started
             if must_run:
@@ -102,16 +109,21 @@ class BrowserStudent:
         if not n_boxes and "Traceback" in await self.text():
             self.rec.error(self.index, "traceback", "the page shows the text 'Traceback'")
 
-    async def _timed(self, act, timeout: float | None = None, must_run: bool = False) -> float | None:
+    async def _timed(self, act, timeout: float | None = None, must_run: bool = False,
+                     or_drawn: str = "false") -> float | None:
         before = await self._runs()
         start = time.monotonic()
         await act()
-        started = await self._settle(before, timeout, must_run)
+        started = await self._settle(before, timeout, must_run, or_drawn)
         return time.monotonic() - start if started else None
 
     async def navigate(self, url_path: str) -> float | None:
         link = self.page.locator(f"[data-testid='stSidebarNav'] a[href$='/{url_path}']")
-        seconds = await self._timed(lambda: link.first.click(timeout=self.timeout * 1000), must_run=True)
+        stem = next(stem for stem, url, _ in PAGES if url == url_path or (stem == "home" and not url_path))
+        titles = [t(f"nav.{stem}", self.lang)] + ([t("app.title", self.lang)] if stem == "home" else [])
+        drawn = (f"location.pathname.endsWith('/{url_path}') && [...document.querySelectorAll('h1')]"
+                 f".some(h => {json.dumps(titles)}.some(title => h.innerText.includes(title)))")
+        seconds = await self._timed(lambda: link.first.click(timeout=self.timeout * 1000), must_run=True, or_drawn=drawn)
         self.current = url_path
         return seconds
 
