@@ -130,3 +130,38 @@ def test_progress_reports_reach_the_job():
     assert job.status == {"step": 5}
     seen.set()
     assert sched.wait(job, 30) and job.progress == 1.0
+
+
+def test_the_automatic_runs_of_a_browser_that_left_are_stopped_and_its_own_runs_go_on():
+    """After a class, the pages' default runs of browsers that closed must not keep the training slot."""
+    sched, release, started = Scheduler(workers=1), threading.Event(), []
+    running_auto = sched.submit("gone", "lstm", blocker(started, release, "gone-auto"), automatic=True)
+    wait_until(lambda: started == ["gone-auto"])
+    queued_auto = sched.submit("gone", "clip", blocker(started, release, "gone-clip"), automatic=True)
+    clicked = sched.submit("gone-too", "lstm", blocker(started, release, "clicked"))
+    staying = sched.submit("here", "clip", blocker(started, release, "here-auto"), automatic=True)
+    stopped = sched.stop_automatic_of(lambda owner: owner.startswith("gone"))
+    assert sorted(j.id for j in stopped) == sorted([running_auto.id, queued_auto.id])
+    assert queued_auto.state == CANCELLED and sched.wait(running_auto, 30) and running_auto.result == "gone-auto-stopped"
+    release.set()
+    assert sched.wait(clicked, 30) and clicked.result == "clicked"
+    assert sched.wait(staying, 30) and staying.result == "here-auto" and "gone-clip" not in started
+
+
+def test_presence_says_a_browser_left_only_after_its_sessions_were_gone_for_the_grace_time():
+    from ui.jobs import Presence
+
+    people, active = Presence(grace=10.0), {"s1", "s2"}
+    people.touch("alice", "s1")
+    people.touch("alice", "s2")
+    assert not people.left("alice", active.__contains__, now=0.0)
+    active.discard("s1")
+    assert not people.left("alice", active.__contains__, now=1.0)  # a second tab is still open
+    active.discard("s2")
+    assert not people.left("alice", active.__contains__, now=2.0)  # just closed (or reloading)
+    assert not people.left("alice", active.__contains__, now=11.9)
+    assert people.left("alice", active.__contains__, now=12.0)
+    people.touch("alice", "s3")  # came back
+    active.add("s3")
+    assert not people.left("alice", active.__contains__, now=30.0)
+    assert not people.left("never-seen", active.__contains__, now=30.0)

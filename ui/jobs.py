@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui.scheduler import DONE, FAILED, QUEUED, Job, JobContext, Scheduler, SchedulerBusy
 from ui.state import tr
 
 XSRF_COOKIE = "_streamlit_xsrf"
+LEFT_AFTER_SECONDS = 15.0  # no connected session this long: the browser has left (a reload takes less)
+SWEEP_SECONDS = 3.0
 
 
 def training_slots() -> int:
@@ -42,10 +47,64 @@ def scheduler() -> Scheduler:
     return Scheduler(training_slots(), time_cap())
 
 
+class Presence:
+    """Which Streamlit sessions each owner (browser) has run scripts in, and since when none of
+    them is connected. Thread-safe: script threads touch it, the sweeper reads it."""
+
+    def __init__(self, grace: float) -> None:
+        self.grace = grace
+        self._lock = threading.Lock()
+        self._sessions: dict[str, set[str]] = {}
+        self._alone_since: dict[str, float] = {}
+
+    def touch(self, owner: str, session_id: str) -> None:
+        with self._lock:
+            self._sessions.setdefault(owner, set()).add(session_id)
+            self._alone_since.pop(owner, None)
+
+    def left(self, owner: str, is_active: Callable[[str], bool], now: float) -> bool:
+        """Whether ``owner`` has had no active session for ``grace`` seconds (an owner never seen: no)."""
+        with self._lock:
+            if owner not in self._sessions:
+                return False
+            live = self._sessions[owner] = {s for s in self._sessions[owner] if is_active(s)}
+            if live:
+                self._alone_since.pop(owner, None)
+                return False
+            return now - self._alone_since.setdefault(owner, now) >= self.grace
+
+
+def _sweep(sched: Scheduler, people: Presence) -> None:
+    """Every few seconds: stop the automatic runs of browsers that have left (see Scheduler)."""
+    from streamlit.runtime import Runtime
+
+    while True:
+        time.sleep(SWEEP_SECONDS)
+        if Runtime.exists():
+            sched.stop_automatic_of(lambda owner: people.left(owner, Runtime.instance().is_active_session,
+                                                              time.monotonic()))
+
+
+@st.cache_resource(show_spinner=False)
+def presence() -> Presence:
+    """The process-wide :class:`Presence`, with its sweeper thread."""
+    people = Presence(LEFT_AFTER_SECONDS)
+    threading.Thread(target=_sweep, args=(scheduler(), people), name="lmlab-job-sweeper", daemon=True).start()
+    return people
+
+
 def owner_id() -> str:
     """Who owns uploads, runs and models: a hash of the browser's XSRF token, else the session id."""
-    if "owner_id" in st.session_state:
-        return st.session_state["owner_id"]
+    if "owner_id" not in st.session_state:
+        st.session_state["owner_id"] = _new_owner_id()
+    owner = st.session_state["owner_id"]
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        presence().touch(owner, ctx.session_id)
+    return owner
+
+
+def _new_owner_id() -> str:
     token = None
     try:
         from streamlit.web.server.starlette.starlette_app_utils import decode_xsrf_token_string
@@ -55,11 +114,8 @@ def owner_id() -> str:
     except Exception:  # no cookie support here (AppTest, another server): fall back to the session
         token = None
     if token:
-        owner = "browser-" + hashlib.sha256(token).hexdigest()[:20]
-    else:  # one owner per Streamlit session (a fresh id: AppTest gives every session the same id)
-        owner = "session-" + uuid.uuid4().hex
-    st.session_state["owner_id"] = owner
-    return owner
+        return "browser-" + hashlib.sha256(token).hexdigest()[:20]
+    return "session-" + uuid.uuid4().hex  # one per Streamlit session (AppTest gives all the same id)
 
 
 def submit(kind: str, fn: Callable[[JobContext], Any], estimate: float, automatic: bool = False,

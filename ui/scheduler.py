@@ -11,7 +11,9 @@ Plain threads, no Streamlit: a page submits a function, the scheduler runs it on
 - every run has a time cap: :meth:`JobContext.should_stop` turns true once it is exceeded, as it
   does after :meth:`Job.stop`; a run that checks it ends early with a usable result;
 - a queued job that is stopped never runs; finished jobs are kept ``keep_seconds`` for their owner
-  to collect (after a page reload too), then forgotten.
+  to collect (after a page reload too), then forgotten;
+- automatic jobs of an owner who has left (:meth:`stop_automatic_of`) are stopped: a page's default
+  model is not worth a training slot once nobody waits for it; runs the owner asked for go on.
 """
 from __future__ import annotations
 
@@ -192,6 +194,14 @@ class Scheduler:
                     return False
                 self._lock.wait(left)
             return True
+
+    def stop_automatic_of(self, left: Callable[[str], bool]) -> list[Job]:
+        """Stop every active automatic job whose owner has ``left``; the jobs stopped."""
+        with self._lock:
+            jobs = [j for j in self._jobs.values() if j.active and j.automatic and not j.stop_requested and left(j.owner)]
+            for job in jobs:
+                self._stop_locked(job)
+        return jobs
 
     def stop_all(self) -> None:
         """Cancel every queued job and ask every running one to stop (shutdown, tests)."""
