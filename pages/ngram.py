@@ -41,6 +41,80 @@ def arpa_for(key: str, order: int, _model) -> str:
     return "\n".join(arpa_lines(_model)) + "\n"
 
 
+def section(fn, key: str):
+    """``fn`` as a fragment (its controls rerun only it); in projector view the page runs whole,
+    its slides hide the sections that are not shown."""
+    return fn if deck.projector else st.fragment(key=key)(fn)
+
+
+def next_words(corpus, models: dict, order: int, delta: float) -> None:
+    """Context, next-word table, charts and formulas: their controls rerun only this (a fragment)."""
+    context: list[str] = []
+    if order == 1:
+        st.info(tr("ngram.unigram_note"))
+    else:
+        mode = st.radio(tr("ngram.context_mode"), ["pick", "type"], horizontal=True,
+                        format_func=labeller("ngram.context_mode"), key="ngram_context_mode")
+        if mode == "pick":
+            options = frequent_contexts(models["mle"], 30)
+            context = st.selectbox(tr("ngram.context_pick"), options, format_func=" ".join, key="ngram_context_pick")
+        else:
+            text = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed")
+            typed = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
+            full = len(typed) >= order - 1  # the last n−1 typed words fill the context: <s> cannot enter it
+            start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start", disabled=full,
+                                help=tr("ngram.sentence_start_full", k=order - 1) if full else None)
+            context = (["<s>"] if start else []) + corpus.vocab.map(typed)
+
+    n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows")
+    table = next_word_table(models, context, n_rows=n_rows)
+    st.subheader(tr("ngram.table.header"))
+    st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
+    if order > 1 and table.context_count == 0:
+        st.warning(tr("ngram.context_unseen"))
+    n_seen = int(np.count_nonzero(table.counts))
+    if n_seen < n_rows:  # the slider asks for more words than ever follow h
+        st.caption(tr("ngram.table.none_seen" if n_seen == 0 else "ngram.table.fewer", seen=n_seen,
+                      unseen=len(table.words) - n_seen, n=n_rows))
+    frame = table_frame(table, lang())
+    st.dataframe(frame.style.format(precision=4).format("{:,.0f}", subset=[tr("ngram.table.count")]).map(
+        lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[method_label("mle", lang())]), hide_index=True,
+                 height="content", column_config={tr("ngram.table.word"): st.column_config.TextColumn(width="medium")})
+    st.caption(tr("ngram.table.note"))
+    st.download_button(tr("ngram.download.csv"), frame.to_csv(index=False).encode("utf-8"),
+                       file_name=deck.file_name("next-words", "csv"), mime="text/csv")
+
+    deck.section("charts")
+    shown = st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=["mle", "add-delta", "modified-kn", "kn-notes"],
+                           format_func=labeller("ngram.method"), key="ngram_methods")
+    left, right = st.columns(2)
+    deck.chart(next_word_figure(table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words", left)
+    deck.chart(unseen_mass_figure(list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()), "unseen-mass", right)
+
+    deck.section("formula")
+    st.subheader(tr("ngram.formula.header"))
+    word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
+    lm_add = models["add-delta"]
+    st.markdown(tr("ngram.formula.add_delta"))
+    st.latex(tex_words(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta,
+                                       len(lm_add.vocab), lm_add.prob(word, context)), lang(), ("smooth",)))
+    st.markdown(tr("ngram.formula.kn"))
+    st.latex(tex_words(NOTES_KN, lang()))
+    st.latex(kn_notes_latex(word, kn_terms(models["kn-notes"], word, context)))
+    st.caption(tr("ngram.formula.kn_counts", value=f"{models['kn-interp'].prob(word, context):.5f}"))
+
+
+def samples(models: dict) -> None:
+    """Sentences sampled from one model (a fragment: method and seed rerun only this)."""
+    st.subheader(tr("ngram.sample.header"))
+    s1, s2 = st.columns(2)
+    sample_method = s1.selectbox(tr("ngram.sample.method"), list(METHODS), index=4, format_func=labeller("ngram.method"),
+                                 key="ngram_sample_method")
+    seed = int(s2.number_input(tr("ngram.sample.seed"), 0, 10_000, 0, key="ngram_seed"))
+    for i in range(3):
+        st.text("· " + (" ".join(models[sample_method].sample(seed * 3 + i, 40)) or "∅"))
+
+
 corpus = current_corpus()
 deck = teaching.deck("ngram")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 train, valid = corpus.mapped("train"), corpus.mapped("valid") or corpus.mapped("test")
@@ -61,59 +135,7 @@ set_query_params(n=order, delta=delta, d=d)
 with st.spinner(tr("ngram.fitting")):
     models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
 
-context: list[str] = []
-if order == 1:
-    st.info(tr("ngram.unigram_note"))
-else:
-    mode = st.radio(tr("ngram.context_mode"), ["pick", "type"], horizontal=True,
-                    format_func=labeller("ngram.context_mode"), key="ngram_context_mode")
-    if mode == "pick":
-        options = frequent_contexts(models["mle"], 30)
-        context = st.selectbox(tr("ngram.context_pick"), options, format_func=" ".join, key="ngram_context_pick")
-    else:
-        text = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed")
-        typed = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
-        full = len(typed) >= order - 1  # the last n−1 typed words fill the context: <s> cannot enter it
-        start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start", disabled=full,
-                            help=tr("ngram.sentence_start_full", k=order - 1) if full else None)
-        context = (["<s>"] if start else []) + corpus.vocab.map(typed)
-
-n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows")
-table = next_word_table(models, context, n_rows=n_rows)
-st.subheader(tr("ngram.table.header"))
-st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
-if order > 1 and table.context_count == 0:
-    st.warning(tr("ngram.context_unseen"))
-n_seen = int(np.count_nonzero(table.counts))
-if n_seen < n_rows:  # the slider asks for more words than ever follow h
-    st.caption(tr("ngram.table.none_seen" if n_seen == 0 else "ngram.table.fewer", seen=n_seen,
-                  unseen=len(table.words) - n_seen, n=n_rows))
-frame = table_frame(table, lang())
-st.dataframe(frame.style.format(precision=4).format("{:,.0f}", subset=[tr("ngram.table.count")]).map(
-    lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[method_label("mle", lang())]), hide_index=True,
-             height="content", column_config={tr("ngram.table.word"): st.column_config.TextColumn(width="medium")})
-st.caption(tr("ngram.table.note"))
-st.download_button(tr("ngram.download.csv"), frame.to_csv(index=False).encode("utf-8"),
-                   file_name=deck.file_name("next-words", "csv"), mime="text/csv")
-
-deck.section("charts")
-shown = st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=["mle", "add-delta", "modified-kn", "kn-notes"],
-                       format_func=labeller("ngram.method"), key="ngram_methods")
-left, right = st.columns(2)
-deck.chart(next_word_figure(table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words", left)
-deck.chart(unseen_mass_figure(list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()), "unseen-mass", right)
-
-deck.section("formula")
-st.subheader(tr("ngram.formula.header"))
-word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
-lm_add = models["add-delta"]
-st.markdown(tr("ngram.formula.add_delta"))
-st.latex(tex_words(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta,
-                                   len(lm_add.vocab), lm_add.prob(word, context)), lang(), ("smooth",)))
-st.markdown(tr("ngram.formula.kn"))
-st.latex(tex_words(NOTES_KN, lang()))
-st.latex(kn_notes_latex(word, kn_terms(models["kn-notes"], word, context)))
-st.caption(tr("ngram.formula.kn_counts", value=f"{models['kn-interp'].prob(word, context):.5f}"))
+section(next_words, "ngram_next_words")(corpus, models, order, delta)
 
 deck.section("sparsity")
 st.subheader(tr("ngram.sparsity.header"))
@@ -149,13 +171,7 @@ for col, key, title in ((left, "count", "ngram.cont.by_count"), (right, "continu
                              "N1+(• w)": cc.continuation[idx]}), f"top-by-{key}", col, hide_index=True, height="content")
 
 deck.section("sample")
-st.subheader(tr("ngram.sample.header"))
-s1, s2 = st.columns(2)
-sample_method = s1.selectbox(tr("ngram.sample.method"), list(METHODS), index=4, format_func=labeller("ngram.method"),
-                             key="ngram_sample_method")
-seed = int(s2.number_input(tr("ngram.sample.seed"), 0, 10_000, 0, key="ngram_seed"))
-for i in range(3):
-    st.text("· " + (" ".join(models[sample_method].sample(seed * 3 + i, 40)) or "∅"))
+section(samples, "ngram_samples")(models)
 kn_model = models["modified-kn"]
 st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
                    file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")

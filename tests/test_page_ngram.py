@@ -2,6 +2,7 @@
 import pytest
 
 from lmcore.i18n import t
+from tests.apptest_fragments import run_fragment
 from tests.apptest_helpers import errors, run_page
 
 
@@ -43,3 +44,22 @@ def test_ngram_typed_context_unseen_warns():
     assert t("ngram.context_unseen", "en") in [w.value for w in at.warning]
     last = at.dataframe[0].value.iloc[-1]
     assert last[t("ngram.method.mle", "en")] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("fragment, widget, value", [
+    ("ngram_next_words", "ngram_rows", 20), ("ngram_next_words", "ngram_word", None),
+    ("ngram_samples", "ngram_seed", 3),
+])
+def test_a_section_control_reruns_and_resends_its_section_only(fragment, widget, value):
+    at = run_page("ngram", "en")
+    charts_before, rows_before = len(at.get("plotly_chart")), len(at.dataframe[0].value)
+    control = next(w for kind in ("slider", "selectbox", "number_input") for w in at.get(kind) if w.key == widget)
+    control.set_value(value if value is not None else control.options[1])
+    run = run_fragment(at, fragment)
+    assert not errors(at)
+    assert run.deltas and not run.outside  # every element it sent belongs to the section
+    assert len(at.get("plotly_chart")) < charts_before  # the other sections' charts were not resent
+    if widget == "ngram_rows":
+        assert len(at.dataframe[0].value) == 20 + (rows_before - 10)  # the table took the new row count
+    at.run()
+    assert not errors(at) and len(at.get("plotly_chart")) == charts_before
