@@ -141,14 +141,17 @@ def active_job(kind: str | None = None) -> Job | None:
 
 def job_status(kind: str, describe: Callable[[Job], str] | None = None) -> Job | None:
     """Show this browser's latest run of ``kind`` and return it: while it is active, its place in
-    the queue or its progress with a Stop button, refreshed every second (a fragment, so the rest of
-    the page does not rerun); when it ends, the whole page reruns once and shows the result."""
+    the queue or its progress with a Stop button, refreshed by a fragment (the rest of the page does
+    not rerun) every few seconds while queued and every two while running; when it starts or ends,
+    the whole page reruns once and shows the result."""
     jobs = my_jobs(kind)
     job = jobs[0] if jobs else None
     if job is None:
         return None
-    if job.active:
-        _live_status(job, describe)
+    if job.state == QUEUED:
+        _queued_status(job)
+    elif job.active:
+        _running_status(job, describe)
     elif job.state == FAILED:
         st.error(tr("jobs.failed", error=job.error or ""))
     elif job.state == DONE and job.timed_out:
@@ -156,14 +159,29 @@ def job_status(kind: str, describe: Callable[[Job], str] | None = None) -> Job |
     return job
 
 
-@st.fragment(run_every=1.0)
-def _live_status(job: Job, describe: Callable[[Job], str] | None) -> None:
+# Every poll is a request and a script run per student: a class of 30 waiting for runs sent more
+# polls than anything else (1 s each, one per job kind), and a poll arriving just as the previous
+# run ends makes Streamlit 1.67 start a new script runner and drop that run's last messages.
+QUEUED_POLL_SECONDS, RUNNING_POLL_SECONDS = 4.0, 2.0
+
+
+@st.fragment(run_every=QUEUED_POLL_SECONDS)
+def _queued_status(job: Job) -> None:
+    if job.state != QUEUED:  # started or stopped since the last refresh: the page shows it anew
+        st.rerun(scope="app")
+    sched = scheduler()
+    st.info(tr("jobs.queued", ahead=sched.position(job), eta=max(1, round(sched.eta(job)))))
+    _stop_button(job)
+
+
+@st.fragment(run_every=RUNNING_POLL_SECONDS)
+def _running_status(job: Job, describe: Callable[[Job], str] | None) -> None:
     if not job.active:  # it ended since the last refresh: let the page show the result
         st.rerun(scope="app")
-    if job.state == QUEUED:
-        sched = scheduler()
-        st.info(tr("jobs.queued", ahead=sched.position(job), eta=max(1, round(sched.eta(job)))))
-    else:
-        text = describe(job) if describe is not None and job.status is not None else tr("jobs.running")
-        st.progress(job.progress, text=text)
+    text = describe(job) if describe is not None and job.status is not None else tr("jobs.running")
+    st.progress(job.progress, text=text)
+    _stop_button(job)
+
+
+def _stop_button(job: Job) -> None:
     st.button(tr("jobs.stop"), key=f"job_stop_{job.kind}", on_click=scheduler().stop, args=(job,))
