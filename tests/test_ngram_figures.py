@@ -123,3 +123,32 @@ def test_path_text_names_the_order_that_produced_each_probability():
     assert kn.context_count(["w1"]) > 0
     assert s.context_order[2] == 2 and s.available_order[2] == 3
     assert "3-gram context unseen, used 2-gram" in path_text(s, 2, "en")
+
+
+def _followers(sentences, context):
+    """Every word that follows ``context`` in the training text (one <s>, one </s> per sentence)."""
+    out = []
+    for s in sentences:
+        tokens = ["<s>", *s, "</s>"]
+        for i in range(len(context), len(tokens)):
+            if tokens[i - len(context):i] == context:
+                out.append(tokens[i])
+    return out
+
+
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_frequent_contexts_rank_by_distinct_followers_then_count_even_when_the_last_context_is_a_dead_end(order):
+    """The last context row ending in </s> (no row in the next table) made np.add.reduceat read past
+    the end (an upload crashed the n-gram page); contexts come N1+(h •) first, then C(h •)."""
+    from lmcore.ngram.compare import frequent_contexts
+
+    sentences = [["e", "b"], ["f"], ["b", "f", "g", "f"], ["h", "h"], ["a", "a", "b"]]
+    model = NgramModel.fit(sentences, order, "mle")
+    contexts = frequent_contexts(model, 30)
+    assert contexts and all(len(h) == order - 1 for h in contexts)
+    ranks = []
+    for h in contexts:
+        follow = _followers(sentences, h)
+        assert follow, h  # every context shown was followed by something
+        ranks.append((len(set(follow)), len(follow)))
+    assert ranks == sorted(ranks, reverse=True)

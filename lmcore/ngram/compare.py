@@ -73,11 +73,10 @@ def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
     if model.order < 2:
         return [[]]
     table = model.tables[model.order - 1]
-    totals = np.add.reduceat(table.count, table.ctx_start[:-1]) if len(table) else np.zeros(0)
-    starts = table.ctx_start
-    nonempty = starts[1:] > starts[:-1]
-    totals = np.where(nonempty, totals, 0)
-    distinct = np.diff(starts)
+    starts = table.ctx_start  # contexts with no row (e.g. ending in </s>) have equal neighbours
+    cumulative = np.concatenate([[0], np.cumsum(table.count)])
+    totals = cumulative[starts[1:]] - cumulative[starts[:-1]]  # C(h •)
+    distinct = np.diff(starts)  # N1+(h •)
     best = np.lexsort((-totals, -distinct))[:k]
     names = list(model.vocab) + ["<s>"]
     out = []
