@@ -83,3 +83,19 @@ def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeyp
     assert steps["ui.training.train_sentences"] == 1  # the default LSTM, once
     at.run()
     assert not errors(at) and at.get("plotly_chart")  # the model's sections are filled in
+
+
+@pytest.mark.parametrize("stem", ["rnn_bptt", "gradients"])
+def test_the_runs_a_page_starts_on_its_own_are_marked_automatic(stem):
+    """Runs a page queues by itself (no click) are ``automatic``: a click replaces them, and they
+    are stopped when the browser leaves (ui/jobs.py); a run the student asked for is never."""
+    from ui.jobs import scheduler
+
+    _idle()
+    at = run_page(stem, "en", query={"corpus": "synthetic", "sents": "400"})
+    assert not errors(at)
+    owner = at.session_state["owner_id"]
+    jobs = scheduler().jobs_of(owner)
+    assert jobs and all(job.automatic for job in jobs), [(j.kind, j.automatic) for j in jobs]
+    scheduler().stop_all()
+    _idle()

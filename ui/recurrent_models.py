@@ -94,7 +94,7 @@ def trained_models(corpus: Corpus, configs: Sequence[TrainConfig]) -> dict[str, 
         st.warning(tr("recurrent.too_small"))
         return found
     if not _tried(JOB_KIND, corpus_key=corpus.key, configs=[c.key() for c in missing]):
-        start_lm_training(corpus, missing, kind=JOB_KIND)
+        start_lm_training(corpus, missing, kind=JOB_KIND, automatic=True)
     job = job_status(JOB_KIND, describe=_progress_text)
     if job is None or not job.active:
         st.info(tr("recurrent.train_missing", cells=", ".join(c.cell.upper() for c in missing)))
@@ -127,7 +127,7 @@ def clip_logs(corpus: Corpus, settings: ClipRunSettings) -> dict[str, TrainingLo
         return result
 
     if not _tried(CLIP_KIND, **params):
-        submit(CLIP_KIND, run, CLIP_SECONDS, **params)
+        submit(CLIP_KIND, run, CLIP_SECONDS, automatic=True, **params)
     job = job_status(CLIP_KIND)
     if job is not None and job.active:
         st.info(tr("recurrent.clip_waiting"))
