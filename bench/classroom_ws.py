@@ -36,33 +36,10 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from classroom_common import NOT_MOVED, REPLICA_COOKIE, XSRF_COOKIE, Recorder, SettleTimeout
+from classroom_runs import COMPILE_ERROR, FINISHED, fragment_run_delivered, text_elements
 from classroom_widgets import random_value, user_key
 
 WIDGETS = {"button", "checkbox", "file_uploader", "number_input", "radio", "selectbox", "slider", "text_input"}
-FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY
-FRAGMENT_DONE = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
-COMPILE_ERROR = ForwardMsg.FINISHED_WITH_COMPILE_ERROR
-EARLY_FOR_RERUN = ForwardMsg.FINISHED_EARLY_FOR_RERUN
-
-
-def fragment_run_delivered(run_log: list[tuple[str, tuple, int | None]], fragment: str) -> bool:
-    """Whether a run of ``fragment`` in ``run_log`` finished and its output reached the browser.
-
-    A finished fragment run says FINISHED_FRAGMENT_RUN_SUCCESSFULLY — unless the next run (say, a
-    status fragment's one-second poll) started before the server flushed its messages: Streamlit
-    1.67's ``ForwardMsgQueue.clear`` then keeps the finished run's deltas and rewrites its status
-    to FINISHED_EARLY_FOR_RERUN. A run really interrupted by ``st.rerun()`` in this app is
-    followed by a full run, which the caller waits for; so "early" followed by another fragment
-    run's start is a delivered run."""
-    for i, (event, ids, status) in enumerate(run_log):
-        if event != "end" or fragment not in ids:
-            continue
-        if status == FRAGMENT_DONE:
-            return True
-        if status == EARLY_FOR_RERUN and any(e == "start" and later for e, later, _ in run_log[i + 1:]):
-            return True
-    return False
-
 
 class WsStudent:
     """A Streamlit session driven over the websocket protocol."""
@@ -398,22 +375,12 @@ class WsStudent:
 
     async def shows_in_text_element(self, marker: str) -> bool:
         """Whether ``marker`` is in an st.text element (the Corpus page's preview of the corpus)."""
-        for raw in self.page.values():
-            if marker.encode() in raw:
-                msg = ForwardMsg()
-                msg.ParseFromString(raw)
-                if msg.delta.new_element.WhichOneof("type") == "text":
-                    return True
-        return False
+        return any(marker in body for body in text_elements(self.page))
 
     async def preview(self) -> str:
         """The start of the first st.text element (what the Corpus page previews), for error details."""
-        for path in sorted(self.page):
-            msg = ForwardMsg()
-            msg.ParseFromString(self.page[path])
-            if msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "text":
-                return msg.delta.new_element.text.body[:60]
-        return "(no text element)"
+        texts = text_elements(self.page)
+        return texts[0][:60] if texts else "(no text element)"
 
     async def error_messages(self) -> list[str]:
         """The st.error boxes on the page (an upload the app refuses explains itself in one)."""

@@ -1,4 +1,4 @@
-"""The websocket student's rule for "my fragment run reached the browser" (bench/classroom_ws.py).
+"""The websocket student's rule for "my fragment run reached the browser" (bench/classroom_runs.py).
 
 The status sequences are those a Streamlit 1.67 server sent in the 16-student run on the gradients
 page: a finished fragment run whose status the server rewrote to "early for rerun" because the next
@@ -11,7 +11,7 @@ import sys
 from tests.browser_server import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
-from classroom_ws import EARLY_FOR_RERUN, FINISHED, FRAGMENT_DONE, fragment_run_delivered  # noqa: E402
+from classroom_runs import EARLY_FOR_RERUN, FINISHED, FRAGMENT_DONE, fragment_run_delivered  # noqa: E402
 
 MINE, POLL = ("98414e",), ("4a0ab9", "9017df")
 
