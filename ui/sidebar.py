@@ -30,9 +30,6 @@ def corpus_nbytes(corpus: Corpus) -> int:
     return sys.getsizeof(corpus.text) + lists + 2 * types
 
 
-SETTINGS = ("source", "synthetic_size", "tokenizer", "lowercase", "sentence_mode", "min_count", "max_vocab")
-
-
 def widget_key(name: str) -> str:
     """The key of the sidebar widget that edits the setting ``st.session_state[name]``.
 
