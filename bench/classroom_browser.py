@@ -131,7 +131,7 @@ class BrowserStudent:
         """Click a radio option or nudge a slider (the controls a click or a key press moves)."""
         # Not inside a collapsed expander: its content is inert (no clicks) though laid out.
         options = self.page.locator("[data-testid='stRadio'] label:not([inert] *):visible")
-        sliders = self.page.locator("[data-testid='stSlider'] [role='slider']:not([inert] *):visible")
+        sliders = self.page.locator("[data-testid='stSlider'] [tabindex='0']:not([inert] *):visible")  # the thumb (no ARIA role in 1.67)
         n_options, n_sliders = await options.count(), await sliders.count()
         if n_options + n_sliders == 0:
             return None
