@@ -4,8 +4,9 @@ Settled = [data-testid=stApp][data-test-connection-state=CONNECTED], script stat
 no stSkeleton (as Streamlit's own e2e tests wait). An init script counts the script runs that
 start (data-test-script-state becoming "running"), so an action waits for its own run instead of
 a fixed pause. A navigation clicked while a status fragment's poll runs never sees the state
-become "running" (it already is): it counts as started once the new page's title is drawn. Errors: stException elements, the text "Traceback", a disconnected app, a closed
-websocket, an HTTP response ≥ 500, a crashed page.
+become "running" (it already is): it counts as started once the new page's title is drawn.
+Errors: stException elements, the text "Traceback", a disconnected app, a closed websocket, an HTTP
+response ≥ 500, a crashed page.
 """
 from __future__ import annotations
 

@@ -148,20 +148,24 @@ def test_the_automatic_runs_of_a_browser_that_left_are_stopped_and_its_own_runs_
     assert sched.wait(staying, 30) and staying.result == "here-auto" and "gone-clip" not in started
 
 
-def test_presence_says_a_browser_left_only_after_its_sessions_were_gone_for_the_grace_time():
-    from ui.jobs import Presence
+def test_a_key_is_unused_only_after_its_sessions_were_gone_for_the_grace_time():
+    """A browser (owner) has left once none of its sessions was connected for the grace time; it is
+    reported once, and touching it again starts over."""
+    from ui.sessions import SessionUse
 
-    people, active = Presence(grace=10.0), {"s1", "s2"}
-    people.touch("alice", "s1")
-    people.touch("alice", "s2")
-    assert not people.left("alice", active.__contains__, now=0.0)
+    people, active = SessionUse(grace=10.0), {"s1", "s2"}
+    people.touch("s1", "alice")
+    people.touch("s2", "alice")
+    assert people.unused(active.__contains__, now=0.0) == []
     active.discard("s1")
-    assert not people.left("alice", active.__contains__, now=1.0)  # a second tab is still open
+    assert people.unused(active.__contains__, now=1.0) == []  # a second tab is still open
     active.discard("s2")
-    assert not people.left("alice", active.__contains__, now=2.0)  # just closed (or reloading)
-    assert not people.left("alice", active.__contains__, now=11.9)
-    assert people.left("alice", active.__contains__, now=12.0)
-    people.touch("alice", "s3")  # came back
+    assert people.unused(active.__contains__, now=2.0) == []  # just closed (or reloading)
+    assert people.unused(active.__contains__, now=11.9) == []
+    assert people.unused(active.__contains__, now=12.0) == ["alice"]
+    assert people.unused(active.__contains__, now=13.0) == []  # reported once
+    people.touch("s3", "alice")  # came back
     active.add("s3")
-    assert not people.left("alice", active.__contains__, now=30.0)
-    assert not people.left("never-seen", active.__contains__, now=30.0)
+    assert people.unused(active.__contains__, now=30.0) == []
+    people.touch("s4", "bob")  # never connected as far as the server knows: unused after the grace
+    assert people.unused(active.__contains__, now=30.0) == [] and people.unused(active.__contains__, now=40.0) == ["bob"]

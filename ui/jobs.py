@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
-import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -18,11 +16,11 @@ import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui.scheduler import DONE, FAILED, QUEUED, Job, JobContext, Scheduler, SchedulerBusy
+from ui.sessions import SessionUse, start_sweeper
 from ui.state import tr
 
 XSRF_COOKIE = "_streamlit_xsrf"
 LEFT_AFTER_SECONDS = 15.0  # no connected session this long: the browser has left (a reload takes less)
-SWEEP_SECONDS = 3.0
 
 
 def training_slots() -> int:
@@ -47,49 +45,12 @@ def scheduler() -> Scheduler:
     return Scheduler(training_slots(), time_cap())
 
 
-class Presence:
-    """Which Streamlit sessions each owner (browser) has run scripts in, and since when none of
-    them is connected. Thread-safe: script threads touch it, the sweeper reads it."""
-
-    def __init__(self, grace: float) -> None:
-        self.grace = grace
-        self._lock = threading.Lock()
-        self._sessions: dict[str, set[str]] = {}
-        self._alone_since: dict[str, float] = {}
-
-    def touch(self, owner: str, session_id: str) -> None:
-        with self._lock:
-            self._sessions.setdefault(owner, set()).add(session_id)
-            self._alone_since.pop(owner, None)
-
-    def left(self, owner: str, is_active: Callable[[str], bool], now: float) -> bool:
-        """Whether ``owner`` has had no active session for ``grace`` seconds (an owner never seen: no)."""
-        with self._lock:
-            if owner not in self._sessions:
-                return False
-            live = self._sessions[owner] = {s for s in self._sessions[owner] if is_active(s)}
-            if live:
-                self._alone_since.pop(owner, None)
-                return False
-            return now - self._alone_since.setdefault(owner, now) >= self.grace
-
-
-def _sweep(sched: Scheduler, people: Presence) -> None:
-    """Every few seconds: stop the automatic runs of browsers that have left (see Scheduler)."""
-    from streamlit.runtime import Runtime
-
-    while True:
-        time.sleep(SWEEP_SECONDS)
-        if Runtime.exists():
-            sched.stop_automatic_of(lambda owner: people.left(owner, Runtime.instance().is_active_session,
-                                                              time.monotonic()))
-
-
 @st.cache_resource(show_spinner=False)
-def presence() -> Presence:
-    """The process-wide :class:`Presence`, with its sweeper thread."""
-    people = Presence(LEFT_AFTER_SECONDS)
-    threading.Thread(target=_sweep, args=(scheduler(), people), name="lmlab-job-sweeper", daemon=True).start()
+def presence() -> SessionUse:
+    """Which sessions each browser runs scripts in; a sweeper stops the automatic runs of a browser
+    with no connected session for ``LEFT_AFTER_SECONDS`` (see ``Scheduler.stop_automatic_of``)."""
+    people, sched = SessionUse(grace=LEFT_AFTER_SECONDS), scheduler()
+    start_sweeper("lmlab-job-sweeper", people, lambda owners: sched.stop_automatic_of(set(owners).__contains__))
     return people
 
 
@@ -100,7 +61,7 @@ def owner_id() -> str:
     owner = st.session_state["owner_id"]
     ctx = get_script_run_ctx()
     if ctx is not None:
-        presence().touch(owner, ctx.session_id)
+        presence().touch(ctx.session_id, owner)
     return owner
 
 

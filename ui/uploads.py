@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import gc
-import threading
 import time
 from collections.abc import Callable
 
@@ -19,8 +18,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from ui.memory import SizedStore
 from ui.models import data_store
-
-SWEEP_SECONDS = 3.0
+from ui.sessions import SessionUse, start_sweeper
 
 
 class UploadTracker:
@@ -28,29 +26,20 @@ class UploadTracker:
 
     def __init__(self, store: SizedStore) -> None:
         self.store = store
-        self._lock = threading.Lock()
-        self._users: dict[str, set[str]] = {}
+        self.use = SessionUse(exclusive=True)  # a session shows one upload at a time
 
     def touch(self, session_id: str, *tags: str) -> None:
         """The session now shows the upload whose stored items carry ``tags`` (and no other)."""
-        with self._lock:
-            for users in self._users.values():  # a session shows one upload at a time
-                users.discard(session_id)
-            for tag in tags:
-                self._users.setdefault(tag, set()).add(session_id)
+        self.use.touch(session_id, *tags)
 
     def sweep(self, is_active: Callable[[str], bool]) -> list[str]:
         """Forget sessions that ended; drop the stored items of uploads left without a session."""
-        dropped = []
-        with self._lock:
-            for tag in list(self._users):
-                self._users[tag] = {s for s in self._users[tag] if is_active(s)}
-                if not self._users[tag]:
-                    del self._users[tag]
-                    dropped.append(tag)
-        for tag in dropped:
+        return self.drop(self.use.unused(is_active, time.monotonic()))
+
+    def drop(self, tags: list[str]) -> list[str]:
+        for tag in tags:
             self.store.discard_tag(tag)
-        return dropped
+        return tags
 
 
 def release_memory() -> None:
@@ -62,19 +51,15 @@ def release_memory() -> None:
         pass
 
 
-def _janitor(tracker: UploadTracker) -> None:
-    from streamlit.runtime import Runtime
-
-    while True:
-        time.sleep(SWEEP_SECONDS)
-        if Runtime.exists() and tracker.sweep(Runtime.instance().is_active_session):
-            release_memory()
-
-
 @st.cache_resource(show_spinner=False)
 def upload_tracker() -> UploadTracker:
     tracker = UploadTracker(data_store())
-    threading.Thread(target=_janitor, args=(tracker,), name="lmlab-upload-janitor", daemon=True).start()
+
+    def drop_and_release(tags: list[str]) -> None:
+        tracker.drop(tags)
+        release_memory()
+
+    start_sweeper("lmlab-upload-janitor", tracker.use, drop_and_release)
     return tracker
 
 
