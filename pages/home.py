@@ -2,6 +2,7 @@
 import streamlit as st
 
 from ui.navigation import PAGES
+from ui.preload import preload_page_code
 from ui.state import corpus_label, current_corpus, tr
 
 corpus = current_corpus()
@@ -19,3 +20,4 @@ for stem, _, _ in PAGES[1:]:
 st.subheader(tr("home.upload"))
 st.markdown(tr("home.upload.body"))
 st.caption(tr("home.share"))
+preload_page_code()  # the other pages' frontend code, imported while the student reads this

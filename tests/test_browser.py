@@ -146,3 +146,21 @@ def test_sidebar_choices_survive_navigation(page, app_server):
     wait_for_app(page)
     summaries = _navigate_and_check_sidebar_kept(page, "zh")
     assert len(summaries) == 4 and len(set(summaries)) == 1 and "词元" in summaries[0]
+
+
+def test_home_imports_the_chart_code_before_any_chart_page(page, app_server):
+    """ui/preload.py: while home is read, the browser already imports Plotly's chunk (and the other
+    pages' element code); the first chart page then loads no more Plotly code of its own."""
+    from ui.preload import chunk_files
+
+    plotly_chunk = next(name for name in chunk_files() if name.startswith("PlotlyChart."))
+    page.goto(f"{app_server}/?lang=en")
+    wait_for_app(page)
+    loaded = "(name) => performance.getEntriesByType('resource').filter(e => e.name.endsWith('/' + name)).length"
+    page.wait_for_function(f"({loaded})({plotly_chunk!r}) > 0", timeout=60_000)
+    assert page.get_by_test_id("stPlotlyChart").count() == 0  # home itself draws no chart
+    page.locator("[data-testid='stSidebarNav'] a[href$='/perplexity']").first.click()
+    page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
+    wait_for_app(page)
+    assert page.evaluate(loaded, plotly_chunk) == 1  # imported once, by home: the page reused it
+    assert page.get_by_test_id("stException").count() == 0

@@ -390,4 +390,4 @@ def share_view(page: str, where=None, big: bool = False) -> None:
     box = where if big else where.expander(tr("teaching.share.header"))
     box.caption(tr("teaching.share.caption"))
     box.image(buffer.getvalue(), width=420 if big else 220)
-    box.code(url, language=None, wrap_lines=True)
+    box.text(url)  # plain text: st.code would load the syntax highlighter (~0.4 s of a first page open)

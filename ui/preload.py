@@ -1,0 +1,57 @@
+"""Warm the browser while a student reads the home page: the frontend code of the other pages.
+
+Streamlit 1.67's frontend loads the code of an element kind (Plotly charts, sliders, tables, KaTeX)
+the first time a page shows one: for the first page with charts that is ~0.5 s of Chromium's main
+thread just to evaluate Plotly's bundle, plus the other chunks, before anything is drawn. The home
+page has none of them, so in idle time it imports those modules itself: the browser then holds the
+very same module instances (same URLs) that Streamlit imports later, and the first chart page only
+draws. Nothing is drawn or sent back; a missing chunk (another Streamlit build) is skipped.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import streamlit as st
+
+# Element kinds the pages use that the home page does not (file-name stems in Streamlit's static/js).
+CHUNKS = ("PlotlyChart", "Slider", "DataFrame", "rehype-katex", "Selectbox", "Radio", "Multiselect",
+          "NumberInput", "Checkbox", "DownloadButton", "Metric", "ButtonGroup", "Progress")
+
+PRELOAD_JS = r"""<script>
+(function () {
+  const doc = window.parent ? window.parent.document : document;
+  const win = doc.defaultView || window;
+  if (win.__lmlabPreloaded) return;
+  win.__lmlabPreloaded = true;
+  const entry = doc.querySelector("script[type=module][src*='static/js/index.']");
+  if (!entry) return;
+  const chunks = %s;
+  const later = win.requestIdleCallback || ((fn) => win.setTimeout(fn, 300));
+  later(async function () {
+    for (const name of chunks) {
+      try { await win.eval("(u) => import(u)")(new URL(name, entry.src).href); } catch (e) { /* drawn on use */ }
+    }
+  }, {timeout: 1500});
+})();
+</script>"""
+
+
+@lru_cache(maxsize=1)
+def chunk_files() -> tuple[str, ...]:
+    """File names of :data:`CHUNKS` in the installed Streamlit's static/js (those that exist)."""
+    folder = Path(st.__file__).parent / "static" / "static" / "js"
+    found = []
+    for stem in CHUNKS:
+        names = sorted(p.name for p in folder.glob(f"{stem}.*.js"))
+        if len(names) == 1:  # one build of that chunk: its name is certain
+            found.append(names[0])
+    return tuple(found)
+
+
+def preload_page_code() -> None:
+    """Send the script that imports the other pages' frontend code in idle time (call on home)."""
+    files = chunk_files()
+    if files:
+        st.html(PRELOAD_JS % json.dumps(list(files)), unsafe_allow_javascript=True)
