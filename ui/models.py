@@ -78,14 +78,18 @@ def count_order(corpus: Corpus) -> int:
     return max(fitting)
 
 
-def ngram_counts(corpus: Corpus) -> NgramCounts:
-    """n-gram counts of the corpus's (unk-mapped) training split, orders 1..count_order(corpus).
+def shared_counts(corpus: Corpus) -> NgramCounts:
+    """n-gram counts of the corpus's (unk-mapped) training split, orders 1..count_order(corpus), from
+    the shared store; raises :class:`TooLarge` for a text too large even at order 1."""
+    order = count_order(corpus)
+    return data_store().get_or_build(("counts", corpus.key, order),
+                                     lambda: count_ngrams(corpus.mapped("train"), order), _size, text_tag(corpus))
 
-    A text too large for the memory budget even at order 1 stops the page with a message."""
+
+def ngram_counts(corpus: Corpus) -> NgramCounts:
+    """:func:`shared_counts` for a page: a text too large for the memory budget stops it with a message."""
     try:
-        order = count_order(corpus)
-        return data_store().get_or_build(("counts", corpus.key, order),
-                                         lambda: count_ngrams(corpus.mapped("train"), order), _size, text_tag(corpus))
+        return shared_counts(corpus)
     except TooLarge as error:
         st.error(tr("memory.too_large", needed=round(error.needed / 2**20), allowed=round(error.allowed / 2**20)))
         st.stop()

@@ -121,10 +121,16 @@ def _init_state() -> None:
         _on_source_change()
 
 
+def corpus_key(source: str, settings: CorpusSettings, n_synthetic: int = DEFAULT_SYNTHETIC_SENTENCES,
+               digest: str = "") -> tuple:
+    """The shared store's key of a corpus: its source, settings, synthetic size and upload digest."""
+    return ("corpus", source, settings, n_synthetic if source == "synthetic" else 0, digest)
+
+
 def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
     """The corpus for these settings: from the shared store, or built now with a progress bar."""
     upload = st.session_state.get("upload") if source == "upload" else None
-    key = ("corpus", source, settings, n_synthetic if source == "synthetic" else 0, upload["digest"] if upload else "")
+    key = corpus_key(source, settings, n_synthetic, upload["digest"] if upload else "")
 
     def build() -> Corpus:
         placeholder = st.empty()  # the progress disappears once the corpus is built (or refused)

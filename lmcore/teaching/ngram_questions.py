@@ -22,11 +22,12 @@ SPECIAL = ("<unk>", "</s>", "<s>")
 def bigram_contexts(counts: NgramCounts) -> list[tuple[str, int, np.ndarray, np.ndarray]]:
     """(h, C(h), follower ids, follower counts) of every one-word context seen in training."""
     table, words = counts.tables[1], counts.vocab.words + ["<s>"]
+    start, follower = table.ctx_start.tolist(), table.word  # both computed from the keys: once, not per context
     out = []
-    for c in range(len(table.ctx_start) - 1):
-        lo, hi = int(table.ctx_start[c]), int(table.ctx_start[c + 1])
+    for c in range(len(start) - 1):
+        lo, hi = start[c], start[c + 1]
         if hi > lo and words[c] not in SPECIAL:
-            out.append((words[c], int(table.count[lo:hi].sum()), table.word[lo:hi], table.count[lo:hi]))
+            out.append((words[c], int(table.count[lo:hi].sum()), follower[lo:hi], table.count[lo:hi]))
     return out
 
 

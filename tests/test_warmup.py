@@ -1,0 +1,45 @@
+"""ui/warmup.py: the background warm-up of a fresh server gives way to script runs and fills the
+shared stores the pages read for the English sample."""
+from __future__ import annotations
+
+import threading
+
+from lmcore.samples import default_settings, load_sample
+from ui import warmup
+
+
+def test_the_warm_up_waits_while_a_script_runs(monkeypatch):
+    monkeypatch.setattr(warmup, "GIVE_WAY_SECONDS", 600.0)
+    with warmup.script_run():
+        waiter = threading.Thread(target=warmup._give_way, daemon=True)
+        waiter.start()
+        waiter.join(0.5)
+        assert waiter.is_alive()  # a run is going on: the warm-up waits
+    waiter.join(60)
+    assert not waiter.is_alive()  # the run ended: it goes on
+
+
+def test_a_failing_run_still_lets_the_warm_up_go_on(monkeypatch):
+    monkeypatch.setattr(warmup, "GIVE_WAY_SECONDS", 600.0)
+    try:
+        with warmup.script_run():
+            raise RuntimeError("the page failed")
+    except RuntimeError:
+        pass
+    waiter = threading.Thread(target=warmup._give_way, daemon=True)
+    waiter.start()
+    waiter.join(60)
+    assert not waiter.is_alive()
+
+
+def test_the_warm_up_stores_the_english_sample_s_counts_and_shipped_models():
+    from ui.models import data_store, model_registry, shared_counts
+    from ui.recurrent_models import LSTM, RNN
+
+    warmup._english_defaults()
+    corpus = load_sample("english", default_settings("english"))
+    assert any(key[:2] == ("counts", corpus.key) for key in list(data_store()._items))
+    counts = shared_counts(corpus)  # read from the store: the very object the warm-up built
+    assert counts is shared_counts(corpus) and counts.max_order >= 3
+    registry = model_registry()
+    assert all(registry.shipped(corpus.key, config) is not None for config in (RNN, LSTM))

@@ -1,0 +1,106 @@
+"""What a fresh server process prepares in the background while its first visitor reads the home page.
+
+Started once per process (app.py's ``configure_process``), on one daemon thread:
+1. the modules the pages import (pandas alone takes about a second; segno, the teaching questions,
+   every ``lmcore`` module) and ``torch._dynamo``, which every optimizer step imports;
+2. Plotly's validators: the first figure of each trace kind costs ~0.15 s of validator loading;
+3. the English sample at its default settings (the corpus a new visitor sees): its n-gram counts and
+   its shipped recurrent models, in the same shared stores the pages read (a page that asks while
+   the warm-up builds one waits for it instead of building it twice).
+It gives way to the pages: before each module and each step it waits (up to a few seconds) until no
+script run is going on (app.py runs inside :func:`script_run`), so a visitor who clicks at once is not
+slowed down by it. Any failure is left for the page that needs the thing to report.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+WARM_MODULES = ("pandas", "pyarrow", "plotly.graph_objects", "segno", "torch._dynamo")
+GIVE_WAY_SECONDS = 3.0  # the longest the warm-up waits for a quiet moment before it goes on anyway
+
+_quiet = threading.Condition()
+_running = 0
+
+
+@contextmanager
+def script_run() -> Iterator[None]:
+    """Mark a script run (app.py runs inside it): the warm-up waits while any is going on."""
+    global _running
+    with _quiet:
+        _running += 1
+    try:
+        yield
+    finally:
+        with _quiet:
+            _running -= 1
+            _quiet.notify_all()
+
+
+def _give_way() -> None:
+    with _quiet:
+        _quiet.wait_for(lambda: _running == 0, timeout=GIVE_WAY_SECONDS)
+
+
+def _import_all() -> None:
+    import lmcore
+
+    names = list(WARM_MODULES) + [m.name for m in pkgutil.walk_packages(lmcore.__path__, "lmcore.")
+                                  if not m.name.endswith("__main__")]
+    for name in names:
+        _give_way()
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a page that needs it reports the problem itself
+            pass
+
+
+def _plotly_validators() -> None:
+    import plotly.graph_objects as go
+
+    fig = go.Figure([go.Bar(x=[1], y=[0], orientation="h", text=["a"], customdata=["a"], hovertemplate="%{x}"),
+                     go.Scatter(x=[1], y=[1], mode="lines+markers+text", text=["a"], line=dict(dash="dot")),
+                     go.Heatmap(z=[[1.0]], colorscale="Viridis", colorbar=dict(title=dict(text="a"))),
+                     go.Contour(z=[[1.0, 2.0], [2.0, 3.0]]), go.Histogram(x=[1.0])],
+                    frames=[go.Frame(data=[go.Scatter(x=[1], y=[1])], name="0")])
+    fig.update_layout(title="a", xaxis=dict(title="a", type="log", tickvals=[1], ticktext=["a"]),
+                      yaxis=dict(autorange="reversed"), legend=dict(orientation="h"), barmode="group",
+                      annotations=[dict(text="a", x=1, y=1)], sliders=[dict(steps=[dict(label="0")])],
+                      updatemenus=[dict(type="buttons", buttons=[dict(label="a", method="animate")])])
+    fig.add_hline(y=1)
+    fig.add_vline(x=1)
+    fig.add_vrect(x0=0, x1=1)
+    fig.to_json()
+
+
+def _english_defaults() -> None:
+    from lmcore.samples import default_settings, load_sample
+    from ui.models import data_store, model_registry, shared_counts
+    from ui.recurrent_models import LSTM, RNN
+    from ui.sidebar import corpus_key, corpus_nbytes
+
+    settings = default_settings("english")
+    corpus = data_store().get_or_build(corpus_key("english", settings), lambda: load_sample("english", settings),
+                                       corpus_nbytes)
+    shared_counts(corpus)
+    for config in (RNN, LSTM):
+        model_registry().shipped(corpus.key, config)
+
+
+def _warm() -> None:
+    for step in (_import_all, _plotly_validators, _english_defaults):
+        _give_way()
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - the page that needs it computes it and reports any problem
+            pass
+
+
+def start() -> threading.Thread:
+    """Start the warm-up thread (once per process: app.py calls it from a ``cache_resource``)."""
+    thread = threading.Thread(target=_warm, name="lmlab-warm-up", daemon=True)
+    thread.start()
+    return thread
