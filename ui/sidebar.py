@@ -7,12 +7,13 @@ from collections.abc import Callable, Collection
 
 import streamlit as st
 
-from lmcore.corpus import MAX_BYTES, SENTENCE_MODES, TOKENIZERS, Corpus, CorpusError, CorpusSettings, build_corpus
+from lmcore.corpus import MAX_BYTES, SENTENCE_MODES, TOKENIZERS, Corpus, CorpusError, CorpusSettings
 from lmcore.corpus.build import detect_language
 from lmcore.corpus.bytes_to_text import decode_bytes
 from lmcore.corpus.limits import APP_LIMITS
 from lmcore.i18n import LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
+from ui.corpus_worker import build_sample, build_upload
 from ui.memory import TooLarge, deep_list_nbytes
 from ui.models import data_store, text_tag
 from ui.uploads import track_upload
@@ -139,8 +140,10 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
                 bar = st.progress(0.0)
                 progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
                 if upload:
-                    return build_corpus(upload["data"], upload["name"], settings, progress=progress, limits=APP_LIMITS)
-                return load_sample(source, settings, n_synthetic)
+                    return build_upload(key, upload["data"], upload["name"], settings, progress)
+                if settings == default_settings(source) and n_synthetic == DEFAULT_SYNTHETIC_SENTENCES:
+                    return load_sample(source, settings, n_synthetic)  # once per server, small: here
+                return build_sample(key, source, settings, n_synthetic)
         finally:
             placeholder.empty()
 

@@ -1,6 +1,7 @@
 """What a fresh server process prepares in the background while its first visitor reads the home page.
 
 Started once per process (app.py's ``configure_process``), on one daemon thread:
+0. the corpus worker processes (ui/corpus_worker.py), which start in parallel;
 1. the modules the pages import (pandas alone takes about a second; segno, the teaching questions,
    every ``lmcore`` module) and ``torch._dynamo``, which every optimizer step imports;
 2. Plotly's validators: the first figure of each trace kind costs ~0.15 s of validator loading;
@@ -90,8 +91,14 @@ def _english_defaults() -> None:
         model_registry().shipped(corpus.key, config)
 
 
+def _start_corpus_workers() -> None:
+    from ui.corpus_worker import pool
+
+    pool().start_workers()
+
+
 def _warm() -> None:
-    for step in (_import_all, _plotly_validators, _english_defaults):
+    for step in (_start_corpus_workers, _import_all, _plotly_validators, _english_defaults):
         _give_way()
         try:
             step()

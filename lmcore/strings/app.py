@@ -60,6 +60,11 @@ STRINGS = {
     "sidebar.upload_failed": ("Your upload could not be used: {reason} The English sample is shown instead.", "无法使用你上传的文件：{reason} 现在显示英文样例。"),
     # corpus pipeline errors (lmcore.corpus.CorpusError keys)
     "error.empty": ("The text is empty (or only whitespace).", "文本为空（或只有空白）。"),
+    "error.worker_failed": (
+        "The process reading the text stopped before it finished (the file may be too large for this server). "
+        "Try a smaller file.",
+        "读取文本的进程在完成前停止了（文件可能超出了本服务器的能力）。请换一个较小的文件。",
+    ),
     "error.binary": (
         "This looks like a binary file (an image, a PDF, a program), not plain text.",
         "这看起来是二进制文件（图片、PDF 或程序），不是纯文本。",

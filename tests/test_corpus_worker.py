@@ -1,0 +1,102 @@
+"""ui/corpus_worker.py: corpora built in a worker process are the corpora built here; errors, progress,
+one build per key, and a worker that dies."""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import pytest
+
+from lmcore.corpus import CorpusError, CorpusSettings, build_corpus
+from lmcore.corpus.limits import APP_LIMITS
+from lmcore.samples import load_sample, sample_text
+from ui.corpus_worker import BuildPool
+
+
+@pytest.fixture(scope="module")
+def pool():
+    built = BuildPool(1)
+    yield built
+    built._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _same(a, b) -> None:
+    assert (a.key, a.name, a.language, a.encoding, a.settings) == (b.key, b.name, b.language, b.encoding, b.settings)
+    assert (a.train, a.valid, a.test) == (b.train, b.valid, b.test)
+    assert a.vocab.itos == b.vocab.itos and a.bounded == b.bounded and a.markers == b.markers
+
+
+def test_builds_run_in_another_process(pool):
+    assert pool._executor.submit(os.getpid).result(timeout=120) != os.getpid()
+
+
+def test_an_upload_built_in_the_worker_is_the_upload_built_here(pool):
+    data = ("Привет мир. " + sample_text("english")[:20_000] + " " + "x" * 5000 + ".").encode("utf-16")
+    settings = CorpusSettings(tokenizer="whitespace", lowercase=False)
+    here = build_corpus(data, "lesson.txt", settings, limits=APP_LIMITS)
+    assert here.bounded  # the 5000-character token was cut: the limits were applied in both
+    _same(pool.build(("upload", 1), "upload", (data, "lesson.txt", settings)), here)
+
+
+def test_a_sample_variant_built_in_the_worker_is_the_one_built_here(pool):
+    settings = CorpusSettings(tokenizer="chars", lowercase=False, sentence_mode="lines")
+    _same(pool.build(("sample", 1), "sample", ("english", settings, 0)), load_sample("english", settings))
+
+
+@pytest.mark.parametrize("data, key", [(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "error.binary"),
+                                       ("One sentence only".encode(), "error.too_few_sentences")])
+def test_an_error_in_the_worker_arrives_with_its_key_and_fields(pool, data, key):
+    with pytest.raises(CorpusError) as here:
+        build_corpus(data, "bad.txt", CorpusSettings(), limits=APP_LIMITS)
+    with pytest.raises(CorpusError) as there:
+        pool.build(("bad", key), "upload", (data, "bad.txt", CorpusSettings()))
+    assert there.value.key == here.value.key == key
+    assert there.value.fields == here.value.fields
+
+
+def test_a_long_upload_reports_its_progress(pool):
+    data = (sample_text("english") * 6).encode()
+    seen = []
+    corpus = pool.build(("upload", "long"), "upload", (data, "long.txt", CorpusSettings()),
+                        progress=lambda fraction, stage: seen.append((fraction, stage)))
+    assert corpus.n_tokens > 0 and seen  # the page got progress while it waited
+    assert all(0.0 <= f <= 1.0 for f, _ in seen)
+    assert {s for _, s in seen} <= {"decode", "split", "tokenize", "done"}
+
+
+def test_one_key_is_built_once_however_many_runs_wait(pool):
+    data = (sample_text("english") * 4).encode()
+    args = (data, "same.txt", CorpusSettings(lowercase=False))
+    first = pool.submit(("upload", "same"), "upload", args)
+    again = pool.submit(("upload", "same"), "upload", args)
+    assert again is first or again[1] is first[1]
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(pool.build(("upload", "same"), "upload", args)))
+               for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+    assert len(results) == 3 and results[0].key == results[1].key == results[2].key
+
+
+def test_a_worker_that_dies_during_a_build_gives_a_clear_error_and_is_replaced():
+    pool = BuildPool(1)
+    try:
+        pid = pool._executor.submit(os.getpid).result(timeout=120)
+        data = (sample_text("english") * 40).encode()
+        killed = []
+
+        def kill_once_started(fraction, stage):
+            if not killed:
+                killed.append(stage)
+                os.kill(pid, signal.SIGKILL)
+
+        with pytest.raises(CorpusError) as failed:
+            pool.build(("upload", "killed"), "upload", (data, "big.txt", CorpusSettings()), progress=kill_once_started)
+        assert killed and failed.value.key == "error.worker_failed"
+        corpus = pool.build(("upload", "next"), "upload", (b"A first sentence. A second one.", "a.txt", CorpusSettings()))
+        assert corpus.n_tokens > 0  # new workers took over
+    finally:
+        pool._executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,159 @@
+"""Corpora are built in a worker process, not on the server's interpreter.
+
+Tokenising is pure Python: a 5 MB upload is ~2 s of it, and a student's tokenizer, lowercase or
+sentence-mode choice makes another corpus each time. In the server process that time holds the
+GIL that every page of every student waits on (py-spy under 30 students: ~27 % of the GIL's time
+went to building corpora); in a worker process it runs on another core. ``LMLAB_BUILD_WORKERS``
+workers (default 1: with the server's own core, two), started fresh with ``spawn`` (a fork of a
+threaded server is unsafe) and replaced, between builds, after :data:`TASKS_PER_WORKER` of them, so the
+memory a big text needed goes back to the system (not with ``max_tasks_per_child``: CPython 3.11's
+executor can hang when it replaces a worker while builds wait — seen here in the test suite). The server keeps only the finished corpus (unpickled here).
+
+A build reports its progress (fraction, stage) on one queue that a thread of the server reads into
+a table by build id; the waiting page draws it. A build runs once however many runs wait for it:
+the same key joins the build in flight (also after a rerun interrupted the page that started it).
+A worker that dies (out of memory, killed) is replaced; its builds fail with a clear message.
+No streamlit here: the worker imports this module.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import uuid
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ProcessPoolExecutor, TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+
+from lmcore.corpus import Corpus, CorpusError, CorpusSettings, build_corpus
+from lmcore.corpus.limits import APP_LIMITS
+from lmcore.samples import load_sample
+
+TASKS_PER_WORKER = 8
+POLL_SECONDS = 0.1
+Progress = Callable[[float, str], None]
+
+_worker_queue = None  # in a worker: the queue its builds report progress on
+
+
+def _init_worker(queue) -> None:
+    global _worker_queue
+    _worker_queue = queue
+
+
+def _work(build_id: str, kind: str, args: tuple) -> Corpus:
+    """In the worker: build an upload (bounded by the app's limits) or a built-in sample."""
+    if kind == "upload":
+        data, name, settings = args
+        report = lambda fraction, stage: _worker_queue.put((build_id, fraction, stage))  # noqa: E731
+        return build_corpus(data, name, settings, progress=report, limits=APP_LIMITS)
+    source, settings, n_sentences = args
+    return load_sample(source, settings, n_sentences)
+
+
+def worker_count() -> int:
+    """``LMLAB_BUILD_WORKERS`` (default 1, at least 1)."""
+    try:
+        return max(1, int(os.environ.get("LMLAB_BUILD_WORKERS", "1")))
+    except ValueError:
+        return 1
+
+
+class BuildPool:
+    """Worker processes building corpora, their progress, and the builds in flight by key."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._context = multiprocessing.get_context("spawn")
+        self._queue = self._context.Queue()
+        self._lock = threading.RLock()  # a build done before add_done_callback runs its callback here
+        self._progress: dict[str, tuple[float, str]] = {}
+        self._flying: dict[Hashable, tuple[str, Future]] = {}
+        self._executor = self._new_executor()
+        threading.Thread(target=self._read_progress, name="lmlab-build-progress", daemon=True).start()
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        self._submitted = 0
+        return ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_init_worker,
+                                   initargs=(self._queue,))
+
+    def _replace_executor(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._new_executor()
+
+    def _read_progress(self) -> None:
+        while True:
+            build_id, fraction, stage = self._queue.get()
+            with self._lock:
+                if build_id in self._progress:
+                    self._progress[build_id] = (fraction, stage)
+
+    def start_workers(self) -> None:
+        """Start the worker processes now (the warm-up calls it), not on the first build."""
+        self.submit(("warm-up",), "sample", ("synthetic", CorpusSettings(sentence_mode="lines"), 10))
+
+    def submit(self, key: Hashable, kind: str, args: tuple) -> tuple[str, Future]:
+        """(build id, future) of the build of ``key``: the one in flight, else a new one."""
+        with self._lock:
+            if key in self._flying and not self._flying[key][1].done():
+                return self._flying[key]
+            build_id = uuid.uuid4().hex
+            self._progress[build_id] = (0.0, "decode")
+            if self._submitted >= TASKS_PER_WORKER * self.workers and not self._flying:
+                self._replace_executor()  # fresh workers give a big text's memory back
+            try:
+                future = self._executor.submit(_work, build_id, kind, args)
+            except BrokenProcessPool:  # a worker died since the last build: start new ones
+                self._replace_executor()
+                future = self._executor.submit(_work, build_id, kind, args)
+            self._submitted += 1
+            self._flying[key] = (build_id, future)
+            future.add_done_callback(lambda f, k=key, b=build_id: self._forget(k, b))
+            return build_id, future
+
+    def _forget(self, key: Hashable, build_id: str) -> None:
+        with self._lock:
+            self._progress.pop(build_id, None)
+            if key in self._flying and self._flying[key][0] == build_id:
+                del self._flying[key]
+
+    def progress_of(self, build_id: str) -> tuple[float, str] | None:
+        with self._lock:
+            return self._progress.get(build_id)
+
+    def build(self, key: Hashable, kind: str, args: tuple, progress: Progress | None = None) -> Corpus:
+        """The corpus of ``key`` built in a worker; ``progress`` is called while the page waits."""
+        build_id, future = self.submit(key, kind, args)
+        while True:
+            try:
+                return future.result(timeout=POLL_SECONDS)
+            except FutureTimeout:
+                now = self.progress_of(build_id)
+                if progress is not None and now is not None:
+                    progress(*now)
+            except BrokenProcessPool as error:
+                raise CorpusError("error.worker_failed") from error
+
+
+_pool: BuildPool | None = None
+_pool_lock = threading.Lock()
+
+
+def pool() -> BuildPool:
+    """The process's one :class:`BuildPool` (made on first use)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = BuildPool(worker_count())
+        return _pool
+
+
+def build_upload(key: Hashable, data: bytes, name: str, settings: CorpusSettings,
+                 progress: Progress | None = None) -> Corpus:
+    """An uploaded text, tokenised in a worker within the app's limits (:data:`APP_LIMITS`)."""
+    return pool().build(key, "upload", (data, name, settings), progress)
+
+
+def build_sample(key: Hashable, source: str, settings: CorpusSettings, n_sentences: int) -> Corpus:
+    """A built-in sample under other settings than its defaults, tokenised in a worker."""
+    return pool().build(key, "sample", (source, settings, n_sentences))
