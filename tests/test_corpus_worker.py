@@ -100,3 +100,21 @@ def test_a_worker_that_dies_during_a_build_gives_a_clear_error_and_is_replaced()
         assert corpus.n_tokens > 0  # new workers took over
     finally:
         pool._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def test_a_worker_started_while_the_app_script_is_main_runs_none_of_it(monkeypatch):
+    """Streamlit makes app.py ``__main__`` during a run; a spawned worker re-reads it as ``__mp_main__``
+    and must run nothing (else it starts a warm-up and workers of its own: a process chain)."""
+    import sys
+    import types
+    from pathlib import Path
+
+    fake_main = types.ModuleType("__main__")
+    fake_main.__file__ = str(Path(__file__).resolve().parents[1] / "app.py")
+    monkeypatch.setitem(sys.modules, "__main__", fake_main)
+    pool = BuildPool(1)
+    try:
+        imported = pool._executor.submit(eval, "sorted(__import__('sys').modules)").result(timeout=120)
+        assert "ui.entry" not in imported and "streamlit" not in imported
+    finally:
+        pool._executor.shutdown(wait=True, cancel_futures=True)
