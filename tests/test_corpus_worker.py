@@ -36,7 +36,10 @@ def test_an_upload_built_in_the_worker_is_the_upload_built_here(pool):
     settings = CorpusSettings(tokenizer="whitespace", lowercase=False)
     here = build_corpus(data, "lesson.txt", settings, limits=APP_LIMITS)
     assert here.bounded  # the 5000-character token was cut: the limits were applied in both
-    _same(pool.build(("upload", 1), "upload", (data, "lesson.txt", settings)), here)
+    there = pool.build(("upload", 1), "upload", (data, "lesson.txt", settings))
+    _same(there, here)
+    assert set(there._mapped) == {"train", "valid", "test"}  # computed in the worker, sent along
+    assert all(there._mapped[s] == here.mapped(s) for s in ("train", "valid", "test"))
 
 
 def test_a_sample_variant_built_in_the_worker_is_the_one_built_here(pool):

@@ -42,13 +42,19 @@ def _init_worker(queue) -> None:
 
 
 def _work(build_id: str, kind: str, args: tuple) -> Corpus:
-    """In the worker: build an upload (bounded by the app's limits) or a built-in sample."""
+    """In the worker: build an upload (bounded by the app's limits) or a built-in sample, with what
+    every page reads of it computed here too (the ``<unk>``-mapped splits, token and type counts)."""
     if kind == "upload":
         data, name, settings = args
         report = lambda fraction, stage: _worker_queue.put((build_id, fraction, stage))  # noqa: E731
-        return build_corpus(data, name, settings, progress=report, limits=APP_LIMITS)
-    source, settings, n_sentences = args
-    return load_sample(source, settings, n_sentences)
+        corpus = build_corpus(data, name, settings, progress=report, limits=APP_LIMITS)
+    else:
+        source, settings, n_sentences = args
+        corpus = load_sample(source, settings, n_sentences)
+    for split in ("train", "valid", "test"):
+        corpus.mapped(split)
+    corpus.n_tokens, corpus.n_types  # noqa: B018 - cached properties, sent along
+    return corpus
 
 
 def worker_count() -> int:
