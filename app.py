@@ -1,11 +1,26 @@
-"""LM Lab: the entry point. Builds the shared sidebar and the navigation (ui/entry.py); each page is a
-file in pages/.
+"""LM Lab: the entry point. Sets the process up once, then builds the shared sidebar and the navigation
+(ui/entry.py); each page is a file in pages/.
 
 Streamlit makes this script the process's ``__main__`` while it runs, and a process started with
 ``spawn`` (the corpus workers, ui/corpus_worker.py) re-reads ``__main__`` as ``__mp_main__``:
 there it must run nothing (it would start a server's warm-up, and workers of its own).
 """
 if __name__ != "__mp_main__":
+    import os
+
+    import streamlit as st
+
+    from ui import warmup
     from ui.entry import run_app
 
-    run_app()
+    @st.cache_resource(show_spinner=False)
+    def configure_process() -> None:
+        """Once per server process, before any page computes: torch runs each small model on one thread
+        (runs go in parallel on the job scheduler's workers instead); no run changes it later. Then the
+        warm-up (ui/warmup.py) prepares in the background what the pages need first."""
+        import torch
+
+        torch.set_num_threads(max(1, int(os.environ.get("LMLAB_TORCH_THREADS", "1"))))
+        warmup.start()
+
+    run_app(configure_process)

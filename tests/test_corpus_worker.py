@@ -44,11 +44,13 @@ def test_an_upload_built_in_the_worker_is_the_upload_built_here(pool):
 
 def test_a_sample_variant_built_in_the_worker_is_the_one_built_here(pool):
     settings = CorpusSettings(tokenizer="chars", lowercase=False, sentence_mode="lines")
-    _same(pool.build(("sample", 1), "sample", ("english", settings, 0)), load_sample("english", settings))
+    there = pool.build(("sample", 1), "sample", ("english", settings, 0))
+    _same(there, load_sample("english", settings))
+    assert there.settings.tokenizer == "chars" and there.n_tokens > 0
 
 
 @pytest.mark.parametrize("data, key", [(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "error.binary"),
-                                       ("One sentence only".encode(), "error.too_few_sentences")])
+                                       (b"One sentence only", "error.too_few_sentences")])
 def test_an_error_in_the_worker_arrives_with_its_key_and_fields(pool, data, key):
     with pytest.raises(CorpusError) as here:
         build_corpus(data, "bad.txt", CorpusSettings(), limits=APP_LIMITS)

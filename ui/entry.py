@@ -1,7 +1,7 @@
-"""The app itself (app.py runs :func:`run_app`): process set-up, the shared sidebar, the navigation."""
+"""The app itself (app.py runs :func:`run_app`): the shared sidebar and the navigation."""
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -12,19 +12,9 @@ from ui.streamlit_fixes import close_spurious_page_not_found
 from ui.state import tr
 
 
-@st.cache_resource(show_spinner=False)
-def configure_process() -> None:
-    """Once per server process, before any page computes: torch runs each small model on one thread
-    (runs go in parallel on the job scheduler's workers instead); no run changes it later. Then the
-    warm-up (ui/warmup.py) prepares in the background what the pages need first."""
-    import torch
-
-    torch.set_num_threads(max(1, int(os.environ.get("LMLAB_TORCH_THREADS", "1"))))
-    warmup.start()
-
-
-def run_app() -> None:
-    """One script run: the page the address names, under the shared sidebar."""
+def run_app(configure_process: Callable[[], None]) -> None:
+    """One script run: the process set up (once: ``configure_process`` is cached), then the page the
+    address names, under the shared sidebar."""
     with warmup.script_run():  # the background warm-up gives way while a page runs
         configure_process()
         st.set_page_config(page_title="LM Lab", page_icon=":material/translate:", layout="wide")
