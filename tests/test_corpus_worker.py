@@ -123,3 +123,34 @@ def test_a_worker_started_while_the_app_script_is_main_runs_none_of_it(monkeypat
         assert "ui.entry" not in imported and "streamlit" not in imported
     finally:
         pool._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def test_a_worker_leaves_when_its_server_is_killed(tmp_path):
+    """A server killed with SIGKILL cannot stop its workers: they notice and leave on their own."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import psutil
+
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+        "from ui.corpus_worker import BuildPool\n"
+        "if __name__ == '__main__':\n"
+        "    pool = BuildPool(1)\n"
+        "    print(pool._executor.submit(os.getpid).result(timeout=120), flush=True)\n"
+        "    import time; time.sleep(600)\n", encoding="utf-8")
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = psutil.Process(int(server.stdout.readline()))
+        server.kill()
+        server.wait(30)
+        deadline = time.monotonic() + 60
+        while worker.is_running() and worker.status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not worker.is_running() or worker.status() == psutil.STATUS_ZOMBIE
+    finally:
+        server.kill()

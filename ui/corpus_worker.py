@@ -20,6 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 import uuid
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor, TimeoutError as FutureTimeout
@@ -39,6 +40,14 @@ _worker_queue = None  # in a worker: the queue its builds report progress on
 def _init_worker(queue) -> None:
     global _worker_queue
     _worker_queue = queue
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose server died without stopping it (killed) leaves too, instead of waiting forever."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _work(build_id: str, kind: str, args: tuple) -> Corpus:
