@@ -31,6 +31,7 @@ PRELOAD_JS = r"""<script>
   const later = win.requestIdleCallback || ((fn) => win.setTimeout(fn, 300));
   later(async function () {
     for (const name of chunks) {
+      // import() in the app's own window (this script may run in a frame): the same module map as Streamlit's
       try { await win.eval("(u) => import(u)")(new URL(name, entry.src).href); } catch (e) { /* drawn on use */ }
     }
   }, {timeout: 1500});

@@ -141,7 +141,7 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
                 progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
                 if upload:
                     return build_upload(key, upload["data"], upload["name"], settings, progress)
-                if settings == default_settings(source) and n_synthetic == DEFAULT_SYNTHETIC_SENTENCES:
+                if settings == default_settings(source) and (source != "synthetic" or n_synthetic == DEFAULT_SYNTHETIC_SENTENCES):
                     return load_sample(source, settings, n_synthetic)  # once per server, small: here
                 return build_sample(key, source, settings, n_synthetic)
         finally:
