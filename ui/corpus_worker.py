@@ -139,13 +139,15 @@ class BuildPool:
     def build(self, key: Hashable, kind: str, args: tuple, progress: Progress | None = None) -> Corpus:
         """The corpus of ``key`` built in a worker; ``progress`` is called while the page waits."""
         build_id, future = self.submit(key, kind, args)
+        shown = None
         while True:
             try:
                 return future.result(timeout=POLL_SECONDS)
             except FutureTimeout:
                 now = self.progress_of(build_id)
-                if progress is not None and now is not None:
+                if progress is not None and now is not None and now != shown:  # a redraw only when it moved
                     progress(*now)
+                    shown = now
             except BrokenProcessPool as error:
                 raise CorpusError("error.worker_failed") from error
 
