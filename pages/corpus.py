@@ -4,6 +4,7 @@ import streamlit as st
 
 from lmcore.corpus import stats
 from lmcore.figures.corpus import heaps_figure, length_histogram, zipf_figure
+from ui.sections import show_parts
 from ui.state import current_corpus, lang, query_param, set_query_params, tr
 
 PREVIEW_CHARS = 3000
@@ -45,28 +46,43 @@ if corpus.true_entropy is not None:
 
     st.info(tr("corpus.floor", h=corpus.true_entropy, ppl=math.exp(corpus.true_entropy)))
 
-left, right = st.columns(2)
-left.plotly_chart(zipf_figure(*figures["zipf"], lang=lang()), width="stretch")
-right.plotly_chart(heaps_figure(*figures["heaps"], lang=lang()), width="stretch")
 
-left, right = st.columns(2)
-with left:
-    st.plotly_chart(length_histogram(figures["lengths"], lang=lang()), width="stretch")
-with right:
-    st.subheader(tr("corpus.top.header"))
-    n_top = st.select_slider(tr("corpus.top.n"), [10, 20, 50, 100, 200, 500], value=query_param("top", 20, choices=[10, 20, 50, 100, 200, 500]), key="corpus_top")
-    set_query_params(top=n_top)
-    table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"), tr("corpus.top.share")])
-    table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]
-    st.dataframe(table, height=300, hide_index=True, column_config={tr("corpus.top.share"): st.column_config.NumberColumn(format="percent")})
-    st.download_button(tr("corpus.download"), table.to_csv(index=False).encode("utf-8"), file_name="top_tokens.csv", mime="text/csv")
 
-st.subheader(tr("corpus.preview.header"))
-st.caption(tr("corpus.preview.text", n=PREVIEW_CHARS))
-st.text(corpus.text[:PREVIEW_CHARS])
-st.caption(tr("corpus.preview.tokens"))
-sample = corpus.mapped("train")[:30]
-st.dataframe(
-    pd.DataFrame({tr("corpus.preview.sentence"): [" · ".join(s) for s in sample], tr("corpus.preview.length"): [len(s) for s in sample]}),
-    hide_index=True,
-)
+def laws_part() -> None:
+    """Zipf's and Heaps' laws on this corpus."""
+    left, right = st.columns(2)
+    left.plotly_chart(zipf_figure(*figures["zipf"], lang=lang()), width="stretch")
+    right.plotly_chart(heaps_figure(*figures["heaps"], lang=lang()), width="stretch")
+
+
+def tokens_part() -> None:
+    """Sentence lengths and the most frequent tokens."""
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(length_histogram(figures["lengths"], lang=lang()), width="stretch")
+    with right:
+        st.subheader(tr("corpus.top.header"))
+        sizes = [10, 20, 50, 100, 200, 500]
+        n_top = st.select_slider(tr("corpus.top.n"), sizes, value=query_param("top", 20, choices=sizes), key="corpus_top")
+        set_query_params(top=n_top)
+        table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"),
+                                                              tr("corpus.top.share")])
+        table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]
+        st.dataframe(table, height=300, hide_index=True,
+                     column_config={tr("corpus.top.share"): st.column_config.NumberColumn(format="percent")})
+        st.download_button(tr("corpus.download"), table.to_csv(index=False).encode("utf-8"), file_name="top_tokens.csv",
+                           mime="text/csv")
+
+
+def preview_part() -> None:
+    """The text as read and as tokenised (shown as text, never as Markdown)."""
+    st.subheader(tr("corpus.preview.header"))
+    st.caption(tr("corpus.preview.text", n=PREVIEW_CHARS))
+    st.text(corpus.text[:PREVIEW_CHARS])
+    st.caption(tr("corpus.preview.tokens"))
+    sample = corpus.mapped("train")[:30]
+    st.dataframe(pd.DataFrame({tr("corpus.preview.sentence"): [" · ".join(s) for s in sample],
+                               tr("corpus.preview.length"): [len(s) for s in sample]}), hide_index=True)
+
+
+show_parts("corpus", {"preview": preview_part, "laws": laws_part, "tokens": tokens_part}, keep=("corpus_top",))

@@ -21,6 +21,7 @@ from lmcore.symbols import BOS, EOS
 from lmcore.training.config import enough_to_train
 from ui.recurrent_models import LSTM, RNN, clip_logs, trained_models, white_box_of
 from ui import teaching
+from ui.sections import show_parts
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 T_OPTIONS = [10, 20, 50, 100, 200, 500, 1000]
@@ -36,6 +37,9 @@ CLIFF_RESOLUTION = 100
 CLIFF_STEPS = 150
 CLIFF_LRS = [0.002, 0.005, 0.01, 0.02, 0.05, 0.1]
 FINAL_WINDOW = 20  # the clipping run's "final loss" is the mean over its last steps
+# controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
+KEPT = ("grad_cells", "grad_T", "grad_hidden", "grad_kind", "grad_scale", "grad_act", "grad_fb", "grad_input",
+        "grad_seeds", "cliff_threshold", "cliff_lr", "cliff_w", "cliff_b", "run_threshold", "run_lr")
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -66,9 +70,9 @@ def cliff_paths(threshold: float, lr: float, start: tuple) -> dict:
 
 
 # ---------------------------------------------------------------- gradient norm vs distance
-@st.fragment
-def curves_section() -> None:
-    st.header(tr("gradients.curves.header"))
+def curve_controls() -> tuple:
+    """The cell settings (in the curves and the why part: only one of them runs per run) →
+    (cells, spec, T, input_scale, n_seeds)."""
     with st.expander(tr("gradients.controls"), expanded=True):
         c1, c2, c3 = st.columns(3)
         cells = c1.multiselect(tr("gradients.cells"), CELLS, default=CELLS, format_func=str.upper, key="grad_cells")
@@ -84,9 +88,17 @@ def curves_section() -> None:
         input_scale = c3.slider(tr("gradients.input_scale"), 0.0, 3.0, 1.0, 0.1, key="grad_input")
         n_seeds = c3.slider(tr("gradients.seeds"), 1, 5, 3, key="grad_seeds")
     set_query_params(T=T, s1=scale, kind=kind, act=activation)
+    return cells, CellSpec("rnn", hidden, INPUT_DIM, kind, scale, activation, forget_bias), T, input_scale, n_seeds
 
-    spec = CellSpec("rnn", hidden, INPUT_DIM, kind, scale, activation, forget_bias)
-    rnn, lstm_approx = panels(spec, T, input_scale)
+
+@st.fragment
+def curves_section(with_why: bool = False) -> None:
+    """The curves part; ``with_why`` (projector view: the page runs whole) adds the why panels
+    under the same controls."""
+    st.header(tr("gradients.curves.header"))
+    cells, spec, T, input_scale, n_seeds = curve_controls()
+    activation = spec.activation
+    rnn, _ = panels(spec, T, input_scale)
     gamma = activation_gamma(activation)
     sg = rnn.sigma1 * gamma
     c_sigma, c_rho, c_gamma, c_sg = st.columns(4)
@@ -131,7 +143,23 @@ def curves_section() -> None:
             else:
                 st.markdown(tr("gradients.formula_note_no_rnn", d=d, prod=prod, bound=bound))
 
-    st.subheader(tr("gradients.panels.header"))
+    if with_why:
+        st.subheader(tr("gradients.panels.header"))
+        why_panels(spec, T, input_scale)
+
+
+@st.fragment
+def why_section() -> None:
+    st.header(tr("gradients.panels.header"))
+    _, spec, T, input_scale, _ = curve_controls()
+    why_panels(spec, T, input_scale)
+
+
+def why_panels(spec: CellSpec, T: int, input_scale: float) -> None:
+    """The spectrum of W_h, σ' and the Jacobian per step, and the LSTM's f(t) approximation."""
+    rnn, lstm_approx = panels(spec, T, input_scale)
+    gamma = activation_gamma(spec.activation)
+    sg = rnn.sigma1 * gamma
     if T > PANEL_MAX_T:
         st.caption(tr("gradients.panels.first_steps", n=PANEL_MAX_T, T=T))
     left, mid, right = st.columns(3)
@@ -230,16 +258,29 @@ corpus = current_corpus()
 deck = teaching.deck("gradients")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 st.title(tr("nav.gradients"))
 st.caption(tr("gradients.caption"))
-deck.section("curves")
-curves_section()
-deck.section("connectivity")
-connectivity_section(corpus)
-deck.section("clipping")
-st.header(tr("gradients.clip.header"))
-st.markdown(tr("gradients.clip.rule"))
-st.latex(tex_words(r"\hat{g} \leftarrow \begin{cases} \dfrac{\text{threshold}}{\|\hat{g}\|}\,\hat{g} & \text{if } "
-                   r"\|\hat{g}\| > \text{threshold} \\ \hat{g} & \text{otherwise}\end{cases}", lang()))
-cliff_section()
-deck.section("run")
-clip_run_section(corpus)
+
+
+def clipping_section() -> None:
+    deck.section("clipping")
+    st.header(tr("gradients.clip.header"))
+    st.markdown(tr("gradients.clip.rule"))
+    st.latex(tex_words(r"\hat{g} \leftarrow \begin{cases} \dfrac{\text{threshold}}{\|\hat{g}\|}\,\hat{g} & \text{if } "
+                       r"\|\hat{g}\| > \text{threshold} \\ \hat{g} & \text{otherwise}\end{cases}", lang()))
+    cliff_section()
+
+
+def sectioned(name: str, run):
+    """``run`` as the page's section ``name`` of the teaching deck."""
+    def part() -> None:
+        deck.section(name)
+        run()
+    return part
+
+
+parts = {"curves": sectioned("curves", lambda: curves_section(with_why=deck.projector)), "why": why_section,
+         "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
+         "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))}
+if deck.projector:
+    del parts["why"]  # in the curves slide
+show_parts("gradients", parts, keep=KEPT, whole=deck.projector)
 deck.end(hidden=st.session_state.get("grad_hidden", 32), input_scale=st.session_state.get("grad_input", 1.0))

@@ -23,12 +23,15 @@ from lmcore.training.lstm_trace import SIGNALS, trace_passage, unit_order
 from ui.jobs import active_job, job_status
 from ui.models import session_models
 from ui.training import start_default_training, start_lm_training
+from ui.sections import show_parts
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_SYMBOLS = 80
 DEFAULT = TrainConfig()
 ORDERS = ["forget", "variance", "index"]
 SHOWN_UNITS = 32
+# controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
+KEPT = ("lstm_signal", "lstm_sort", "lstm_bias", "lstm_cf_signal", "lstm_cmp_split")
 
 
 # ---------------------------------------------------------------- cached computations (per model and passage)
@@ -283,15 +286,27 @@ st.caption(tr("lstm.caption"))
 config = training_section(corpus, models, floor)
 with st.spinner(tr("lstm.busy.load")):
     lstm = inspected_lstm(corpus, models, config)
+
+
+def waiting_part(header: str):
+    def part() -> None:
+        st.header(tr(header))
+        st.info(tr("jobs.waiting_model") if active_job("lstm") else tr("lstm.no_model"))
+    return part
+
+
+def comparison_part(level: str) -> None:
+    st.header(tr("lstm.cmp.header"))
+    st.caption(tr("lstm.cmp.note"))
+    comparison_section(corpus, models, level, floor)
+
+
 if lstm is None:  # no model for this corpus yet: the default one trains in the background
     if start_default_training(corpus, DEFAULT):
         st.rerun()  # show the run's progress below the training section
-    for header in ("lstm.gates.header", "lstm.grad.header", "lstm.cf.header"):
-        st.header(tr(header))
-        st.info(tr("jobs.waiting_model") if active_job("lstm") else tr("lstm.no_model"))
-    st.header(tr("lstm.cmp.header"))
-    st.caption(tr("lstm.cmp.note"))
-    comparison_section(corpus, models, "word", floor)
+    show_parts("lstm", {"gates": waiting_part("lstm.gates.header"), "gradient": waiting_part("lstm.grad.header"),
+                        "edit": waiting_part("lstm.cf.header"), "compare": lambda: comparison_part("word")},
+               keep=KEPT)
     st.stop()
 with st.spinner(tr("lstm.busy.load")):
     rnn = models.pick(corpus.key, "rnn", lstm.config.level, defaults=[DEFAULT.with_(cell="rnn", level=lstm.config.level)])
@@ -300,25 +315,39 @@ st.caption(tr("lstm.model_info", cell="LSTM", level=tr(f"lstm.level.{lstm.config
               hidden=lstm.config.hidden_size, steps=lstm.steps_done,
               stopped=tr("lstm.stopped") if lstm.stopped else "", best=lstm.selected_step,
               ppl=lstm.valid_ppl or float("nan"), source=source))
+symbols = passage_symbols(corpus, lstm)  # the passage the gates, gradient and edit parts look at
 
-st.header(tr("lstm.gates.header"))
-symbols = passage_symbols(corpus, lstm)
-if symbols is None:
-    st.warning(tr("lstm.passage.empty"))
-    st.stop()
-trace = passage_trace(model_key(lstm), symbols, lstm)
-gates_section(lstm, trace, (model_key(lstm), symbols))
 
-st.header(tr("lstm.grad.header"))
-st.latex(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} \approx f^{(t)} \;\Rightarrow\; "
-         r"\frac{\partial c^{(T)}}{\partial c^{(k)}} \approx \prod_{t=k+1}^{T} f^{(t)}")
-st.caption(tr("lstm.grad.note"))
-gradient_section(lstm, rnn, symbols, trace)
+def with_passage(run):
+    """``run(symbols)``, or a warning when the passage has no symbol of the model."""
+    def part() -> None:
+        if symbols is None:
+            st.warning(tr("lstm.passage.empty"))
+        else:
+            run(symbols)
+    return part
 
-st.header(tr("lstm.cf.header"))
-st.caption(tr("lstm.cf.note"))
-edit_section(lstm, symbols)
 
-st.header(tr("lstm.cmp.header"))
-st.caption(tr("lstm.cmp.note"))
-comparison_section(corpus, models, lstm.config.level, floor)
+def gates_part(symbols: tuple) -> None:
+    st.header(tr("lstm.gates.header"))
+    trace = passage_trace(model_key(lstm), symbols, lstm)
+    gates_section(lstm, trace, (model_key(lstm), symbols))
+
+
+def gradient_part(symbols: tuple) -> None:
+    st.header(tr("lstm.grad.header"))
+    st.latex(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} \approx f^{(t)} \;\Rightarrow\; "
+             r"\frac{\partial c^{(T)}}{\partial c^{(k)}} \approx \prod_{t=k+1}^{T} f^{(t)}")
+    st.caption(tr("lstm.grad.note"))
+    gradient_section(lstm, rnn, symbols, passage_trace(model_key(lstm), symbols, lstm))
+
+
+def edit_part(symbols: tuple) -> None:
+    st.header(tr("lstm.cf.header"))
+    st.caption(tr("lstm.cf.note"))
+    edit_section(lstm, symbols)
+
+
+show_parts("lstm", {"gates": with_passage(gates_part), "gradient": with_passage(gradient_part),
+                    "edit": with_passage(edit_part), "compare": lambda: comparison_part(lstm.config.level)},
+           keep=KEPT)

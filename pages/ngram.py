@@ -18,9 +18,13 @@ from lmcore.ngram.explain import kn_terms
 from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui import teaching
 from ui.models import ngram_counts, ngram_model
+from ui.sections import show_parts
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
+# controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
+KEPT = ("ngram_rows", "ngram_methods", "ngram_context_mode", "ngram_context_typed", "ngram_start", "ngram_sample_method",
+        "ngram_seed")
 @st.cache_data(show_spinner=False, max_entries=16)
 def grid_for(key: str, delta: float, d: float, _counts, _valid):
     return perplexity_grid(_counts, _valid, GRID_ORDERS, list(METHODS), delta, d)
@@ -135,11 +139,14 @@ set_query_params(n=order, delta=delta, d=d)
 with st.spinner(tr("ngram.fitting")):
     models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
 
-section(next_words, "ngram_next_words")(corpus, models, order, delta)
 
-deck.section("sparsity")
-st.subheader(tr("ngram.sparsity.header"))
-if valid:
+
+def sparsity_and_grid() -> None:
+    """How many held-out n-grams training never saw, and the perplexity of every order × method."""
+    deck.section("sparsity")
+    st.subheader(tr("ngram.sparsity.header"))
+    if not valid:
+        return
     deck.chart(sparsity_figure(sparsity_for(corpus.key, counts, valid), lang=lang()), "sparsity")
     deck.section("grid")
     st.subheader(tr("ngram.grid.header"))
@@ -151,27 +158,38 @@ if valid:
         grid = grid_for(corpus.key, delta, d, counts, valid)
     deck.chart(perplexity_heatmap(GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), "perplexity-grid")
 
-deck.section("continuation")
-cc = continuation_counts(counts)
-example = example_for(corpus.key, cc, train)
-st.subheader(tr("ngram.cont.header_example", word=example.word) if example else tr("ngram.cont.header"))
-st.caption(tr("ngram.cont.caption"))
-if example:
-    st.caption(tr("ngram.cont.example", word=example.word, count=example.count, contexts=example.contexts,
-                  before=example.before, before_count=example.before_count))
-ratio = cc.count / np.maximum(cc.continuation, 1)
-ratio[:2] = 0
-label = [int(i) for i in np.argsort(-ratio)[:10]]
-deck.chart(continuation_figure(cc.words, cc.count, cc.continuation, label, lang=lang()), "continuation")
-left, right = st.columns(2)
-for col, key, title in ((left, "count", "ngram.cont.by_count"), (right, "continuation", "ngram.cont.by_cont")):
-    idx = top_by(cc, key, 15)
-    col.markdown(f"**{tr(title)}**")
-    deck.table(pd.DataFrame({tr("ngram.table.word"): [cc.words[i] for i in idx], "C(w)": cc.count[idx],
-                             "N1+(• w)": cc.continuation[idx]}), f"top-by-{key}", col, hide_index=True, height="content")
 
-deck.section("sample")
-section(samples, "ngram_samples")(models)
+def continuation() -> None:
+    """Continuation counts N1+(• w) against raw counts C(w): the word Kneser-Ney demotes."""
+    deck.section("continuation")
+    cc = continuation_counts(counts)
+    example = example_for(corpus.key, cc, train)
+    st.subheader(tr("ngram.cont.header_example", word=example.word) if example else tr("ngram.cont.header"))
+    st.caption(tr("ngram.cont.caption"))
+    if example:
+        st.caption(tr("ngram.cont.example", word=example.word, count=example.count, contexts=example.contexts,
+                      before=example.before, before_count=example.before_count))
+    ratio = cc.count / np.maximum(cc.continuation, 1)
+    ratio[:2] = 0
+    label = [int(i) for i in np.argsort(-ratio)[:10]]
+    deck.chart(continuation_figure(cc.words, cc.count, cc.continuation, label, lang=lang()), "continuation")
+    left, right = st.columns(2)
+    for col, key, title in ((left, "count", "ngram.cont.by_count"), (right, "continuation", "ngram.cont.by_cont")):
+        idx = top_by(cc, key, 15)
+        col.markdown(f"**{tr(title)}**")
+        deck.table(pd.DataFrame({tr("ngram.table.word"): [cc.words[i] for i in idx], "C(w)": cc.count[idx],
+                                 "N1+(• w)": cc.continuation[idx]}), f"top-by-{key}", col, hide_index=True,
+                   height="content")
+
+
+def sampled() -> None:
+    deck.section("sample")
+    section(samples, "ngram_samples")(models)
+
+
+show_parts("ngram", {"words": lambda: section(next_words, "ngram_next_words")(corpus, models, order, delta),
+                     "sparsity": sparsity_and_grid, "continuation": continuation, "sample": sampled},
+           keep=KEPT, whole=deck.projector)
 kn_model = models["modified-kn"]
 st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
                    file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")

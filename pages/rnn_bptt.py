@@ -12,6 +12,7 @@ from lmcore.figures.rnn import (
 from lmcore.recurrent.rnn_lm import most_varying_units, run_sentence, sentence_bptt, top_k_next
 from lmcore.symbols import EOS
 from ui.recurrent_models import RNN, derived, trained_models, untrained, white_box_of
+from ui.sections import show_parts
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MODELS = ["trained", "random"]
@@ -144,7 +145,12 @@ c_ppl.metric(tr("rnn_bptt.metric.ppl"), f"{run.perplexity:.2f}")
 split_ppl = derived(lm, f"ppl:{corpus.key}:test", lambda: lm.perplexity(corpus.mapped("test")).ppl)
 c_split.metric(tr("rnn_bptt.metric.split_ppl"), f"{split_ppl:.2f}")
 
-st.header(tr("rnn_bptt.forward.header"))
-step_section(run)
-top_k_section(wb, run, model_key, idx)
-bptt_section(wb, run)
+
+
+def step_part() -> None:
+    st.header(tr("rnn_bptt.forward.header"))
+    step_section(run)
+
+
+show_parts("rnn_bptt", {"step": step_part, "topk": lambda: top_k_section(wb, run, model_key, idx),
+                        "bptt": lambda: bptt_section(wb, run)}, keep=("rnn_topk",))

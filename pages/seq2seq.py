@@ -21,6 +21,7 @@ from lmcore.seq2seq.training import Seq2SeqRecipe
 from lmcore.seq2seq.vocab import EOS_ID, decode
 from ui.jobs import job_status, owner_id
 from ui.training import seq2seq_store, start_seq2seq_training
+from ui.sections import show_parts
 from ui.state import labeller, lang, query_param, set_query_params, tr
 
 
@@ -178,5 +179,6 @@ models = models_section(task)
 if not models:
     st.info(tr("seq2seq.no_models", section=tr("seq2seq.train_header")))
     st.stop()
-bottleneck_section(task, models)
-example_section(task, models)
+show_parts("seq2seq", {"bottleneck": lambda: bottleneck_section(task, models),
+                       "example": lambda: example_section(task, models)},
+           keep=("seq2seq_variant", "seq2seq_k", f"seq2seq_source_{task}"))  # kept while the tab is closed

@@ -25,6 +25,23 @@ def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | No
     return at
 
 
+def show_part(at: AppTest, stem: str, name: str) -> AppTest:
+    """Open the tab ``name`` of page ``stem`` (ui/sections.py) and rerun."""
+    from lmcore.i18n import t
+
+    at.session_state[f"part_{stem}"] = t(f"parts.{stem}.{name}", at.session_state["lang"])
+    return at.run()
+
+
+def each_part(at: AppTest, stem: str):
+    """Open every tab of page ``stem`` in turn; yields the part's name once it ran."""
+    from ui.navigation import PARTS
+
+    for name in PARTS[stem]:
+        show_part(at, stem, name)
+        yield name
+
+
 def setting(at: AppTest, name: str) -> str:
     """The key of the sidebar widget for setting ``name`` now (ui/sidebar.py ``widget_key``)."""
     return f"{name}.{at.session_state['sidebar_epoch']}"

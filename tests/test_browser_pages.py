@@ -1,6 +1,7 @@
 """Uploads never block a page (issue 11), end to end in Chromium: the LSTM page of an uploaded text
-shows its cheap parts and a placeholder for each model section at once, while the default model
-trains on the server's scheduler; the placeholders fill in when the run ends."""
+shows its cheap parts and a placeholder for its model section at once, while the default model
+trains on the server's scheduler; the placeholder fills in when the run ends. The page is in parts
+(tabs, ui/sections.py): a tab's charts are drawn when it is opened."""
 from __future__ import annotations
 
 import pytest
@@ -33,15 +34,21 @@ def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(br
         page.get_by_test_id("stSidebar").locator("input[type='file']").set_input_files(str(path))
         main.get_by_text(waiting).first.wait_for(timeout=120_000)
         screenshot(page, "lstm-upload-placeholders")
-        assert main.get_by_text(waiting).count() == 3  # gates, gradient path, counterfactual
-        assert main.get_by_test_id("stDataFrame").count() == 1  # the n-gram rows of the comparison are there already
+        assert main.get_by_text(waiting).count() == 1  # the open part (gates) waits for the model
+        main.get_by_role("tab", name=t("parts.lstm.compare", "en")).click()
+        main.get_by_test_id("stDataFrame").first.wait_for(timeout=120_000)  # the n-gram rows are there already
+        main.get_by_role("tab", name=t("parts.lstm.gates", "en")).click()
+        main.get_by_role("heading", name=t("lstm.gates.header", "en")).wait_for(timeout=120_000)
         main.get_by_text(waiting).first.wait_for(state="detached", timeout=900_000)  # the run ended
         wait_for_app(page)
         screenshot(page, "lstm-upload-filled")
         assert main.get_by_text(waiting).count() == 0
-        assert main.get_by_role("heading", name=t("lstm.gates.header", "en")).is_visible()
-        assert main.get_by_test_id("stPlotlyChart").count() >= 5  # gates, gradient path, the edit's three, comparison
+        assert main.get_by_test_id("stPlotlyChart").count() == 2  # the training curve and the gates' heatmap
         captions = " ".join(main.get_by_test_id("stCaptionContainer").all_inner_texts())
         assert t("lstm.source.trained", "en") in captions  # the model trained on the upload, not a shipped one
+        main.get_by_role("tab", name=t("parts.lstm.edit", "en")).click()
+        main.get_by_role("heading", name=t("lstm.cf.header", "en")).wait_for(timeout=120_000)
+        wait_for_app(page)
+        assert main.get_by_test_id("stPlotlyChart").count() == 1 + 3  # the curve and the edit's charts, drawn on opening
         assert main.get_by_test_id("stException").count() == 0
         page.context.close()

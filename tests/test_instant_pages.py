@@ -16,7 +16,8 @@ import pytest
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from lmcore.samples import SAMPLES
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import each_part, errors, run_page
+from ui.navigation import PARTS
 
 MY_PAGES = ["home", "corpus", "chain_rule", "ngram", "lstm", "seq2seq", "decoding"]
 
@@ -64,6 +65,8 @@ def test_no_page_trains_when_it_first_opens_on_a_built_in_corpus(monkeypatch, co
             at.switch_page(f"pages/{stem}.py")
             at.run()
             assert not errors(at), (stem, errors(at))
+            for part in each_part(at, stem) if stem in PARTS else ():  # and every tab of it
+                assert not errors(at), (stem, part, errors(at))
         _idle()  # a job submitted by a page would have trained by now
     assert sum(steps.values()) == 0, dict(steps)
 
@@ -85,14 +88,14 @@ def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeyp
     assert not errors(at) and at.get("plotly_chart")  # the model's sections are filled in
 
 
-@pytest.mark.parametrize("stem", ["rnn_bptt", "gradients"])
-def test_the_runs_a_page_starts_on_its_own_are_marked_automatic(stem):
+@pytest.mark.parametrize("stem, part", [("rnn_bptt", "step"), ("gradients", "connectivity")])
+def test_the_runs_a_page_starts_on_its_own_are_marked_automatic(stem, part):
     """Runs a page queues by itself (no click) are ``automatic``: a click replaces them, and they
     are stopped when the browser leaves (ui/jobs.py); a run the student asked for is never."""
     from ui.jobs import scheduler
 
     _idle()
-    at = run_page(stem, "en", query={"corpus": "synthetic", "sents": "400"})
+    at = run_page(stem, "en", query={"corpus": "synthetic", "sents": "400", "part": part})  # a part that needs a model
     assert not errors(at)
     owner = at.session_state["owner_id"]
     jobs = scheduler().jobs_of(owner)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from lmcore.i18n import catalogue, t
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import each_part, errors, run_page, show_part
+from ui.navigation import PARTS
 
 WIDGETS = ("slider", "select_slider", "selectbox", "radio", "text_input", "checkbox", "multiselect",
            "number_input", "toggle", "text_area", "button")
@@ -50,11 +51,15 @@ def controls(at) -> set[str]:
             if not getattr(w, "disabled", False) and not str(w.key).startswith(TEACHING)}
 
 
-def _widget(at, key):
-    for kind in WIDGETS:
-        for w in at.main.get(kind):
-            if w.key == key:
-                return w
+def _widget(at, key, page: str | None = None):
+    """The control ``key``; on a page in parts (tabs), the part holding it is opened first."""
+    for part in (None, *PARTS.get(page, ())):
+        if part is not None:
+            show_part(at, page, part)
+        for kind in WIDGETS:
+            for w in at.main.get(kind):
+                if w.key == key:
+                    return w
     raise AssertionError(f"no control {key!r} on the page")
 
 
@@ -68,8 +73,10 @@ def play(page: str, lang: str, query: dict, moves: list[tuple]) -> set[str]:
     at = run_page(page, lang, query=query)
     assert errors(at) == []
     seen, moved = controls(at), set()
+    for _ in each_part(at, page) if page in PARTS else ():  # every part's controls must be moved
+        seen |= controls(at)
     for key, value, notice in moves:
-        widget = _widget(at, key)
+        widget = _widget(at, key, page)
         if getattr(widget, "disabled", False):  # a control that cannot act must say why
             assert widget.help, f"{key} is disabled without saying why"
             continue

@@ -11,7 +11,7 @@ from lmcore.recurrent.clip_lab import DEFAULT, shipped_logs
 from lmcore.recurrent.cliff import descend
 from lmcore.samples import load_sample
 from lmcore.training.config import enough_to_train
-from tests.apptest_helpers import errors, finish_jobs, run_page, trace_values
+from tests.apptest_helpers import each_part, errors, finish_jobs, run_page, show_part, trace_values
 from tests.fragments import deltas, elements, fragment_of, page_output, payload_bytes, run_fragment, sent_messages
 
 
@@ -31,6 +31,7 @@ def test_gradients_page_default_and_clipping_lab():
     figures = _figures(at)
     assert "Gradient norm vs distance — σ1γ = 1: critical" in figures
     assert _metric(at, "σ1 of W_h (RNN)") == "1.000"  # σ1 × orthogonal: exact
+    show_part(at, "gradients", "clipping")
     at.slider(key="cliff_threshold").set_value(5.0)
     at.select_slider(key="cliff_lr").set_value(0.02)
     at.run()
@@ -39,6 +40,7 @@ def test_gradients_page_default_and_clipping_lab():
     largest = float(np.linalg.norm(np.diff(clipped.points, axis=0), axis=1).max())
     assert _metric(at, "Largest step, clipped (≤ η·threshold)") == f"{largest:.3g}"
     assert largest <= 0.02 * 5.0 * (1 + 1e-12)
+    show_part(at, "gradients", "run")
     logs = shipped_logs(load_sample("english").key, DEFAULT)
     share = float(np.mean(logs["clipped"].grad_norm > DEFAULT.threshold))  # from the logged norms
     assert _metric(at, "Clipped steps") == f"{share:.1%}"
@@ -56,6 +58,8 @@ def test_extreme_setting_shows_exploded_not_an_exception(lang, word):
     notes = " ".join(a["text"] for a in curves["layout"].get("annotations", []))
     assert word in notes
     assert "NaN" not in json.dumps(curves) and "Infinity" not in json.dumps(curves)
+    show_part(at, "gradients", "why")  # the same settings: its controls are the curves' (kept)
+    assert at.select_slider(key="grad_T").value == 1000 and at.slider(key="grad_scale").value == 5.0
     # the per-step panels stop at 200 steps (an SVD per step) and say so
     assert t("gradients.panels.first_steps", lang, n=200, T=1000) in [c.value for c in at.caption]
     jacobian = _figures(at)[t("gradients.fig.jacobian_title", lang)]
@@ -73,19 +77,24 @@ def test_relu_note_and_title_say_what_they_show():
     assert title == "Gradient norm vs distance — σ1γ = 5: exploding"
 
 
-CONTROLS = [
-    ("multiselect", "grad_cells", ["rnn", "gru"]), ("select_slider", "grad_T", 50), ("select_slider", "grad_hidden", 16),
-    ("radio", "grad_kind", "gaussian"), ("slider", "grad_scale", 1.5), ("selectbox", "grad_act", "sigmoid"),
-    ("slider", "grad_fb", 3.0), ("slider", "grad_input", 2.0), ("slider", "grad_seeds", 1), ("slider", "grad_d", 5),
-    ("slider", "grad_sentence", 1), ("slider", "grad_position", 3), ("slider", "cliff_threshold", 5.0),
-    ("select_slider", "cliff_lr", 0.02), ("slider", "cliff_w", 8.0), ("slider", "cliff_b", -5.0),
-    ("select_slider", "run_threshold", 0.5), ("select_slider", "run_lr", 2.0),
-]
+CONTROLS = {  # part (tab) → its controls
+    "curves": [("multiselect", "grad_cells", ["rnn", "gru"]), ("select_slider", "grad_T", 50),
+               ("select_slider", "grad_hidden", 16), ("radio", "grad_kind", "gaussian"), ("slider", "grad_scale", 1.5),
+               ("selectbox", "grad_act", "sigmoid"), ("slider", "grad_input", 2.0), ("slider", "grad_seeds", 1),
+               ("slider", "grad_d", 5)],
+    "why": [("select_slider", "grad_T", 100), ("slider", "grad_scale", 0.5), ("selectbox", "grad_act", "tanh"),
+            ("slider", "grad_fb", 3.0)],  # the forget bias acts on the LSTM panel (the curves above show no LSTM)
+    "connectivity": [("slider", "grad_sentence", 1), ("slider", "grad_position", 3)],
+    "clipping": [("slider", "cliff_threshold", 5.0), ("select_slider", "cliff_lr", 0.02), ("slider", "cliff_w", 8.0),
+                 ("slider", "cliff_b", -5.0)],
+    "run": [("select_slider", "run_threshold", 0.5), ("select_slider", "run_lr", 2.0)],
+}
 
 
 def test_every_control_changes_the_page():
     at = run_page("gradients", "en", query={"corpus": "synthetic"})
-    for kind, key, value in CONTROLS:
+    for part, kind, key, value in [(part, *c) for part, controls in CONTROLS.items() for c in controls]:
+        show_part(at, "gradients", part)
         before = page_output(at)
         getattr(at, kind)(key=key).set_value(value)
         at.run()
@@ -93,8 +102,9 @@ def test_every_control_changes_the_page():
         assert page_output(at) != before, key
 
 
-SECTIONS = {  # a control of each fragment → the charts that fragment draws
-    "grad_T": 5, "grad_position": 1, "cliff_threshold": 1, "run_threshold": 2,
+SECTIONS = {  # a control of each fragment → its part (tab), the new value and the charts that fragment draws
+    "grad_T": ("curves", 50, 1), "grad_scale": ("why", 1.5, 4), "grad_position": ("connectivity", 2, 1),
+    "cliff_threshold": ("clipping", 5.0, 1), "run_threshold": ("run", 0.5, 2),
 }
 
 
@@ -103,19 +113,22 @@ def test_each_section_reruns_alone():
     at.switch_page("pages/gradients.py")
     with sent_messages() as full:
         at.run()
-    ids = {key: fragment_of(full, key) for key in SECTIONS}
-    assert "" not in ids.values() and len(set(ids.values())) == len(SECTIONS)
-    assert len(elements(full, "plotly_chart")) == sum(SECTIONS.values())
-    changes = {"grad_T": 50, "grad_position": 2, "cliff_threshold": 5.0, "run_threshold": 0.5}
-    for key, n_charts in SECTIONS.items():
-        at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
-        widget = at.select_slider(key=key) if key in ("grad_T", "run_threshold") else at.slider(key=key)
-        widget.set_value(changes[key])
+    assert len(elements(full, "plotly_chart")) == 1  # the first part's (tab's) chart only
+    ids = {}
+    for key, (part, value, n_charts) in SECTIONS.items():
+        at.session_state["part_gradients"] = t(f"parts.gradients.{part}", "en")
+        with sent_messages() as whole:
+            at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
+        ids[key] = fragment_of(whole, key)
+        assert ids[key] != "", key
+        kind = "select_slider" if key in ("grad_T", "run_threshold") else "slider"
+        getattr(at, kind)(key=key).set_value(value)
         sent = run_fragment(at, ids[key])
         assert errors(at) == [], key
         assert {d.fragment_id for d in deltas(sent)} == {ids[key]}, key  # nothing outside the section
         assert len(elements(sent, "plotly_chart")) == n_charts, key
-        assert payload_bytes(sent) < payload_bytes(full), key
+        assert payload_bytes(sent) < payload_bytes(whole), key
+    assert len(set(ids.values())) == len(SECTIONS)
 
 
 TINY_UPLOADS = [
@@ -131,17 +144,22 @@ def test_tiny_uploads_give_messages_not_widget_errors(text):
     at.sidebar.get("file_uploader")[0].set_value(("tiny.txt", text.encode(), "text/plain"))
     at.run()
     at.switch_page("pages/gradients.py").run()
+    for _ in each_part(at, "gradients"):  # the parts that need models ask for their background runs
+        assert errors(at) == []
     finish_jobs(at)  # the background runs an upload needs (the page itself trains nothing)
     assert errors(at) == []
     corpus = at.session_state["corpus"]
     candidates = [s for s in corpus.mapped("train") if 8 <= len(s) <= 40]
-    infos, captions = [i.value for i in at.info], [c.value for c in at.caption]
+    seen = {name: (len(_figures(at)), [i.value for i in at.info], [c.value for c in at.caption],
+                   [w.value for w in at.warning], [s.key for s in at.slider]) for name in each_part(at, "gradients")}
+    assert errors(at) == []
+    infos, captions = seen["connectivity"][1], seen["connectivity"][2]
     if not enough_to_train(corpus.mapped("train")):
-        assert t("gradients.too_small", "en") in [w.value for w in at.warning]
+        assert t("gradients.too_small", "en") in seen["run"][3]
     if not candidates:
         assert t("gradients.conn.too_short", "en", lo=8, hi=40) in infos
     elif enough_to_train(corpus.mapped("train")):
-        assert len(_figures(at)) == 9  # every section, connectivity included, once the runs are done
+        assert sum(n for n, *_ in seen.values()) == 9  # every part, connectivity included, once the runs are done
         if len(candidates) == 1:
             assert t("gradients.conn.one_sentence", "en") in captions
-            assert all(s.key != "grad_sentence" for s in at.slider)
+            assert "grad_sentence" not in seen["connectivity"][4]

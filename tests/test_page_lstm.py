@@ -10,7 +10,7 @@ from lmcore.samples import SAMPLES, load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.persist import PRETRAINED_DIR, file_name, load_pretrained
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, finish_jobs, run_page, trace_values
+from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, trace_values
 from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, streamlit_server, wait_for_app
 
 
@@ -44,7 +44,7 @@ def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison
     _train_small(at, "lstm")
     done_prefix = catalogue()["lstm.train.done"][lang == "zh"].split("{")[0]  # the text before the numbers
     assert any(s.value.startswith(done_prefix) for s in at.success)
-    figures = _figures(at)
+    figures = _figures(at)  # the first part (tab): gates and cell state
     titles = [str(f["layout"].get("title", {}).get("text", "")) for f in figures]
     assert t("lstm.signal.c", lang) in titles  # the shared link's signal and ordering
     assert at.selectbox(key="lstm_sort").value == "variance"
@@ -52,8 +52,10 @@ def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison
     n_steps = len(heat["data"][0]["x"])
     assert heat["data"][0]["x"] == list(range(n_steps))  # integer positions, tokens as tick text
     assert heat["layout"]["xaxis"]["ticktext"][0] == "&lt;s&gt;"
-    grad = next(f for f in figures if f["layout"].get("yaxis", {}).get("type") == "log" and len(f["data"]) >= 5)
+    show_part(at, "lstm", "gradient")
+    grad = next(f for f in _figures(at) if f["layout"].get("yaxis", {}).get("type") == "log" and len(f["data"]) >= 5)
     assert grad["data"][0]["x"] == list(range(n_steps))  # ∏ f, exact, means and the RNN on the same passage
+    show_part(at, "lstm", "compare")
     frame = at.dataframe[0].value
     models = list(frame[t("lstm.cmp.model", lang)])
     for row in ("unigram", "mkn3"):
@@ -65,6 +67,7 @@ def test_one_click_trains_the_missing_cells_for_the_comparison():
     at = run_page("lstm", "en", timeout=300, query={"corpus": "synthetic", "sents": "200"})  # no shipped model: the
     # default LSTM trains in the background at once
     _train_small(at)
+    show_part(at, "lstm", "compare")
     frame = at.dataframe[0].value
     assert list(frame[t("lstm.cmp.model", "en")])[-1] == "LSTM"
     at.button(key="lstm_cmp_train").click().run(timeout=300)
@@ -81,6 +84,7 @@ def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():
     assert not errors(at)
     html_blocks = [m.value for m in at.markdown if "font-family:monospace" in m.value]
     assert html_blocks and "<b>" not in html_blocks[0] and "&lt;" in html_blocks[0]
+    show_part(at, "lstm", "edit")  # the same passage: it is chosen above the tabs
     kl = next(m.value for m in at.metric if m.label == t("lstm.cf.kl", "en"))
     corpus = at.session_state["corpus"]
     lm = load_pretrained(corpus.key, TrainConfig())  # the shipped LSTM the page inspects by default
@@ -95,7 +99,7 @@ def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():
 def test_the_default_edit_visibly_changes_the_prediction():
     """Opened on a shipped model, the counterfactual section starts from an edit whose next-symbol
     distribution moves (the old default, "writes" → ".", gave KL 0.0000)."""
-    at = run_page("lstm", "en", timeout=300)
+    at = run_page("lstm", "en", timeout=300, query={"part": "edit"})
     assert not errors(at)
     kl = next(m for m in at.metric if m.label == t("lstm.cf.kl", "en"))
     assert float(kl.value) >= 0.1
@@ -104,18 +108,18 @@ def test_the_default_edit_visibly_changes_the_prediction():
     assert max(abs(a - b) for a, b in zip(before, after)) > 0.01  # bars the eye can see move
 
 
-@pytest.mark.parametrize("fragment, widget, value", [
-    ("lstm_gates", "lstm_units", 10), ("lstm_gradient", "lstm_bias", 1.0),
-    ("lstm_edit", "lstm_cf_signal", "h"), ("lstm_compare", "lstm_cmp_split", "valid"),
+@pytest.mark.parametrize("part, fragment, widget, value", [
+    ("gates", "lstm_gates", "lstm_units", 10), ("gradient", "lstm_gradient", "lstm_bias", 1.0),
+    ("edit", "lstm_edit", "lstm_cf_signal", "h"), ("compare", "lstm_compare", "lstm_cmp_split", "valid"),
 ])
-def test_a_section_control_reruns_and_resends_its_section_only(fragment, widget, value):
-    at = run_page("lstm", "en", timeout=300)
+def test_a_section_control_reruns_and_resends_its_section_only(part, fragment, widget, value):
+    at = run_page("lstm", "en", timeout=300, query={"part": part})
     charts_before = len(at.get("plotly_chart"))
     next(w for kind in ("slider", "selectbox", "radio") for w in at.get(kind) if w.key == widget).set_value(value)
     run = run_fragment(at, fragment)
     assert not errors(at)
     assert run.deltas and not run.outside  # every element it sent belongs to the section
-    assert len(at.get("plotly_chart")) < charts_before  # the other sections' charts were not resent
+    assert len(at.get("plotly_chart")) <= charts_before  # nothing outside the section was resent
     if widget == "lstm_units":
         heat = json.loads(at.get("plotly_chart")[0].proto.spec)
         assert len(heat["data"][0]["y"]) == 10

@@ -9,7 +9,7 @@ from lmcore.recurrent.rnn_lm import run_sentence, white_box
 from lmcore.samples import load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.persist import load_pretrained
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import errors, run_page, show_part
 from lmcore.i18n import t
 from tests.fragments import deltas, elements, fragment_of, page_output, run_fragment, sent_messages
 
@@ -40,6 +40,7 @@ def test_rnn_page_shows_the_shipped_rnn_step_by_step():
     sentence = _sentence(corpus)
     T = int(_metric(at, "T (steps)"))
     assert T == len(sentence) + 1  # <s> w1 … wn predicts w1 … wn </s>
+    show_part(at, "rnn_bptt", "topk")  # the per-step table sits under the top-k animation
     table = at.dataframe[0].value
     assert list(table["input x(t)"]) == ["<s>", *sentence] and list(table["target x(t+1)"]) == [*sentence, "</s>"]
     scores = lm.sentence_logprobs(sentence)  # the torch network, float32: an independent computation
@@ -47,17 +48,23 @@ def test_rnn_page_shows_the_shipped_rnn_step_by_step():
     assert float(_metric(at, "J = mean J(t)")) == pytest.approx(-scores.total / T, abs=1e-4)
     assert _metric(at, "PPL = exp(J)") == f"{math.exp(-scores.total / T):.2f}"
     assert _metric(at, "Model PPL on the test split") == f"{lm.perplexity(corpus.mapped('test')).ppl:.2f}"
+    show_part(at, "rnn_bptt", "step")
+    at.slider(key="rnn_step").set_value(T).run()
+    assert errors(at) == []
+    show_part(at, "rnn_bptt", "bptt")
     full_share = _metric(at, "Share of Σ‖G‖ dropped")
-    at.slider(key="rnn_window").set_value(1)
-    at.slider(key="rnn_step").set_value(T)
-    at.run()
+    at.slider(key="rnn_window").set_value(1).run()
     assert errors(at) == []
     assert float(_metric(at, "Share of Σ‖G‖ dropped")[:-1]) > float(full_share[:-1])
-    charts = _charts(at)
-    animation = next(spec for spec in charts.values() if spec.get("frames"))
-    assert len(animation["frames"]) == T  # client-side step-through: one frame per step
-    heat = charts["BPTT contributions ‖∂J(t)/∂W_h through step k‖"]
+    heat = _charts(at)["BPTT contributions ‖∂J(t)/∂W_h through step k‖"]
     assert [d["type"] for d in heat["data"]] == ["heatmap", "scatter"]  # + the truncation staircase
+    show_part(at, "rnn_bptt", "topk")
+    animation = next(spec for spec in _charts(at).values() if spec.get("frames"))
+    assert len(animation["frames"]) == T  # client-side step-through: one frame per step
+    at.slider(key="rnn_topk").set_value(3).run()
+    show_part(at, "rnn_bptt", "step")
+    show_part(at, "rnn_bptt", "topk")
+    assert at.slider(key="rnn_topk").value == 3  # kept while its tab was closed
 
 
 def test_rnn_page_random_model_in_chinese():
@@ -70,17 +77,21 @@ def test_rnn_page_random_model_in_chinese():
 
     lm = untrained_lm(corpus.mapped("train"), corpus.vocab.itos, TrainConfig(cell="rnn"), corpus.key)
     run = run_sentence(white_box(lm), _sentence(corpus, 2))
-    assert int(_metric(at, "T（步数）")) == run.T == len(at.dataframe[0].value)
     assert _metric(at, "PPL = exp(J)") == f"{run.perplexity:.2f}"
     assert at.header[0].value == "逐步前向传播"
+    show_part(at, "rnn_bptt", "topk")
+    assert int(_metric(at, "T（步数）")) == run.T == len(at.dataframe[0].value)
 
 
-CONTROLS = [("rnn_model", "random"), ("rnn_sentence", 3), ("rnn_step", 2), ("rnn_topk", 3), ("rnn_window", 2)]
+CONTROLS = [("rnn_model", "random", None), ("rnn_sentence", 3, None), ("rnn_step", 2, "step"), ("rnn_topk", 3, "topk"),
+            ("rnn_window", 2, "bptt")]  # (key, value, the part (tab) it is in; None: above the tabs)
 
 
 def test_every_control_changes_the_page():
     at = run_page("rnn_bptt", "en", query={"corpus": "synthetic"})
-    for key, value in CONTROLS:
+    for key, value, part in CONTROLS:
+        if part:
+            show_part(at, "rnn_bptt", part)
         before = page_output(at)
         widget = at.radio(key=key) if key == "rnn_model" else at.slider(key=key)
         widget.set_value(value)
@@ -89,10 +100,11 @@ def test_every_control_changes_the_page():
         assert page_output(at) != before, key
 
 
-SECTIONS = {  # a control of each fragment → the new value and the titles of the charts it redraws
-    "rnn_step": (2, ["Hidden state h(t) over time (units × steps)", "Per-step loss J(t) = −log ŷ(t)[x(t+1)]"]),
-    "rnn_topk": (3, ["Hidden state h(t) over time (units × steps)"]),  # the animation's first subplot title
-    "rnn_window": (2, ["BPTT contributions ‖∂J(t)/∂W_h through step k‖", "Truncated BPTT: relative error of ∂J/∂W_h"]),
+SECTIONS = {  # a control of each fragment → its part, the new value and the titles of the charts it redraws
+    "rnn_step": ("step", 2, ["Hidden state h(t) over time (units × steps)", "Per-step loss J(t) = −log ŷ(t)[x(t+1)]"]),
+    "rnn_topk": ("topk", 3, ["Hidden state h(t) over time (units × steps)"]),  # the animation's first subplot title
+    "rnn_window": ("bptt", 2, ["BPTT contributions ‖∂J(t)/∂W_h through step k‖",
+                               "Truncated BPTT: relative error of ∂J/∂W_h"]),
 }
 
 
@@ -106,17 +118,21 @@ def test_a_slider_reruns_only_its_section():
     at.switch_page("pages/rnn_bptt.py")
     with sent_messages() as full:
         at.run()
-    ids = {key: fragment_of(full, key) for key in SECTIONS}
-    assert "" not in ids.values() and len(set(ids.values())) == len(SECTIONS)
     assert fragment_of(full, "rnn_sentence") == ""  # the sentence changes everything: a full rerun
-    assert len(elements(full, "plotly_chart")) == 5
-    for key, (value, titles) in SECTIONS.items():
-        at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
+    assert len(elements(full, "plotly_chart")) == 2  # the first part's (tab's) charts only
+    ids = {}
+    for key, (part, value, titles) in SECTIONS.items():
+        at.session_state["part_rnn_bptt"] = t(f"parts.rnn_bptt.{part}", "en")
+        with sent_messages() as whole:
+            at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
+        ids[key] = fragment_of(whole, key)
+        assert ids[key] != "", key
         at.slider(key=key).set_value(value)
         sent = run_fragment(at, ids[key])
         assert errors(at) == [], key
         assert {d.fragment_id for d in deltas(sent)} == {ids[key]}, key  # nothing outside the section
         assert [_title(c.spec) for c in elements(sent, "plotly_chart")] == titles, key
+    assert len(set(ids.values())) == len(SECTIONS)
 
 
 @pytest.mark.parametrize("text", [

@@ -8,7 +8,7 @@ from lmcore.seq2seq.evaluation import evaluate_by_length
 from lmcore.seq2seq.pretrained import EVAL_N, EVAL_SEED, RECIPES, pretrained, shipped_evaluation
 from lmcore.seq2seq.tasks import TASKS
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, finish_jobs, run_page
+from tests.apptest_helpers import show_part, errors, finish_jobs, run_page
 
 
 @pytest.fixture(autouse=True)
@@ -28,12 +28,14 @@ def test_seq2seq_page_shows_the_bottleneck_and_the_attention(lang):
     at = run_page("seq2seq", lang, timeout=300)
     assert errors(at) == [] and not at.error
     figures = _figures(at)
-    assert len(figures) == 3  # accuracy, log-likelihood, attention heatmap
+    assert len(figures) == 2  # the first part (tab): accuracy and log-likelihood by length
     accuracy = {d["meta"]["variant"]: d["y"] for d in figures[0]["data"]}
     assert set(accuracy) == {"none", "dot", "additive"}
     assert accuracy["dot"][-1] > accuracy["none"][-1]
-    assert figures[2]["data"][0]["type"] == "heatmap"
     assert any(r"\prod_{t=1}" in latex.value and "=" in latex.value for latex in at.latex)
+    show_part(at, "seq2seq", "example")
+    figures = _figures(at)
+    assert len(figures) == 1 and figures[0]["data"][0]["type"] == "heatmap"  # the attention weights
     beam = at.dataframe[-1].value
     source = list(at.session_state["seq2seq_source_reverse"])
     model, _ = pretrained("reverse", at.radio(key="seq2seq_variant").value)
@@ -72,16 +74,16 @@ def test_shipped_curves_are_those_of_the_shipped_weights():
 
 
 def test_seq2seq_page_without_attention_and_with_bad_input():
-    at = run_page("seq2seq", "en", timeout=300, query={"model": "none"})
+    at = run_page("seq2seq", "en", timeout=300, query={"model": "none", "part": "example"})
     assert errors(at) == []
     assert at.radio(key="seq2seq_variant").value == "none"
-    assert len(_figures(at)) == 2 and at.info
+    assert len(_figures(at)) == 0 and at.info  # no attention: no weights to draw, a note says so
     at.text_input(key="seq2seq_source_reverse").input("12a4").run()
     assert errors(at) == [] and at.error
 
 
 def test_beam_width_reruns_and_resends_the_beam_search_only():
-    at = run_page("seq2seq", "en", timeout=300)
+    at = run_page("seq2seq", "en", timeout=300, query={"part": "example"})
     at.slider(key="seq2seq_k").set_value(1)
     run = run_fragment(at, "seq2seq_beam")
     assert errors(at) == [] and run.deltas and not run.outside

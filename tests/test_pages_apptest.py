@@ -71,7 +71,7 @@ def test_language_defaults_to_the_browser_locale():
 
 
 def test_settings_are_shared_through_the_url():
-    at = run_page("corpus", "en", query={"corpus": "synthetic", "sents": "400", "top": "50"})
+    at = run_page("corpus", "en", query={"corpus": "synthetic", "sents": "400", "part": "tokens", "top": "50"})
     assert at.session_state["corpus"].true_entropy is not None
     assert len(at.session_state["corpus"].sentences) == 400
     assert at.select_slider(key="corpus_top").value == 50

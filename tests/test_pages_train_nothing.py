@@ -1,15 +1,25 @@
 """The RNN & BPTT and gradients pages never train in a script run: on the built-in corpora everything
 they show is shipped (models, clipping-lab logs), and for an upload the page appears at once with its
-cheap parts while the rest is trained by background jobs. Training is counted through the training
-loops' own step counter (lmcore.training.steps), never by time."""
+cheap parts while the rest is trained by background jobs, started when the part (tab) that needs them
+opens. Training is counted through the training loops' own step counter (lmcore.training.steps),
+never by time."""
 import pytest
 
 from lmcore.samples import SAMPLES
 from lmcore.training.steps import total_steps
-from tests.apptest_helpers import errors, finish_jobs, run_page
+from tests.apptest_helpers import each_part, errors, finish_jobs, run_page, show_part
 from ui.jobs import scheduler
 
-CHARTS = {"rnn_bptt": 5, "gradients": 9}  # everything each page draws
+CHARTS = {"rnn_bptt": 5, "gradients": 9}  # everything each page draws, over all its parts (tabs)
+
+
+def charts_per_part(at, stem: str) -> dict[str, int]:
+    """Charts each part of the page draws, every part opened in turn."""
+    counts = {}
+    for name in each_part(at, stem):
+        assert errors(at) == [], (stem, name)
+        counts[name] = len(at.get("plotly_chart"))
+    return counts
 
 
 @pytest.mark.parametrize("corpus", SAMPLES)
@@ -19,7 +29,7 @@ def test_first_open_on_a_built_in_corpus_trains_nothing_and_shows_everything(cor
     for stem, n_charts in CHARTS.items():
         at = run_page(stem, "en", query={"corpus": corpus})
         assert errors(at) == [], stem
-        assert len(at.get("plotly_chart")) == n_charts, stem
+        assert sum(charts_per_part(at, stem).values()) == n_charts, stem
         assert scheduler().jobs_of(at.session_state["owner_id"]) == [], stem  # no background run either
     assert total_steps() == before
 
@@ -33,14 +43,19 @@ def test_an_upload_shows_the_cheap_parts_at_once_and_the_rest_when_its_jobs_fini
     at.run()
     before = total_steps()
     at.switch_page("pages/gradients.py").run()
-    assert errors(at) == []
+    assert errors(at) == [] and len(at.get("plotly_chart")) == 1  # the first part: curves of random cells
+    assert "owner_id" not in at.session_state  # nothing asked for a model yet (no job, ever, in this session)
+    show_part(at, "gradients", "connectivity")  # needs the trained RNN and LSTM: one background run
+    assert errors(at) == [] and len(at.get("plotly_chart")) == 0
+    assert [b.label for b in at.button].count("Stop") == 1  # the user can stop it, or keep working
+    show_part(at, "gradients", "run")  # needs the clipping lab's two runs: another one
+    assert errors(at) == [] and len(at.get("plotly_chart")) == 0
     jobs = scheduler().jobs_of(at.session_state["owner_id"])
     assert sorted(job.kind for job in jobs) == ["clip", "rnn"]  # submitted, not run in the script
-    assert len(at.get("plotly_chart")) == 6  # curves, 3 panels, LSTM panel, cliff: random cells, no training
-    assert [b.label for b in at.button].count("Stop") == 2  # the user can stop them, or keep working
+    assert charts_per_part(at, "gradients") == {"curves": 1, "why": 4, "connectivity": 0, "clipping": 1, "run": 0}
     finish_jobs(at)
-    assert errors(at) == [] and len(at.get("plotly_chart")) == 9
+    assert errors(at) == [] and sum(charts_per_part(at, "gradients").values()) == 9
     assert total_steps() > before  # the jobs trained (in the scheduler's threads)
     at.switch_page("pages/rnn_bptt.py").run()  # the RNN trained for the gradients page serves this page too
-    assert errors(at) == [] and len(at.get("plotly_chart")) == 5
+    assert errors(at) == [] and sum(charts_per_part(at, "rnn_bptt").values()) == 5
     assert [job.kind for job in scheduler().jobs_of(at.session_state["owner_id"])].count("rnn") == 1

@@ -50,7 +50,7 @@ def test_the_rnn_has_one_perplexity_on_every_page(english):
     assert errors(chain) == []
     assert _metric(chain, "chain_rule.metric.ppl") == sentence_ppl
 
-    lstm = run_page("lstm", "en")
+    lstm = run_page("lstm", "en", query={"part": "compare"})
     assert errors(lstm) == []
     assert _comparison(lstm)["RNN"] == pytest.approx(split_ppl, rel=1e-12)
 
@@ -65,13 +65,13 @@ def test_an_ngram_model_has_one_perplexity_on_every_page(english):
     assert errors(chain) == []
     assert _metric(chain, "chain_rule.metric.ppl") == f"{kn.perplexity([test[index]]).ppl:.2f}"
 
-    lstm = run_page("lstm", "en")
+    lstm = run_page("lstm", "en", query={"part": "compare"})
     assert _comparison(lstm)[t("lstm.cmp.row.mkn3", "en")] == pytest.approx(kn.perplexity(test).ppl, rel=1e-12)
     lstm.radio(key="lstm_cmp_split").set_value("valid").run()
     valid = kn.perplexity(corpus.mapped("valid")).ppl
     assert _comparison(lstm)[t("lstm.cmp.row.mkn3", "en")] == pytest.approx(valid, rel=1e-12)
 
-    ngram = run_page("ngram", "en")
+    ngram = run_page("ngram", "en", query={"part": "sparsity"})
     assert errors(ngram) == []
     grid = next(json.loads(el.proto.spec) for el in ngram.get("plotly_chart")
                 if json.loads(el.proto.spec)["layout"]["title"]["text"].startswith(t("ngram.fig.grid.title", "en")))

@@ -15,3 +15,13 @@ PAGES: list[tuple[str, str, str]] = [
     ("seq2seq", "encoder-decoder", "generation"),
     ("decoding", "beam-search", "generation"),
 ]
+
+# page stem → its parts, in tab order (ui/sections.py: only the open part runs; the first opens first)
+PARTS: dict[str, tuple[str, ...]] = {
+    "corpus": ("preview", "laws", "tokens"),
+    "ngram": ("words", "sparsity", "continuation", "sample"),
+    "rnn_bptt": ("step", "topk", "bptt"),
+    "gradients": ("curves", "why", "connectivity", "clipping", "run"),
+    "lstm": ("gates", "gradient", "edit", "compare"),
+    "seq2seq": ("bottleneck", "example"),
+}

@@ -230,12 +230,11 @@ def figure_downloads(fig, file_pattern: str, where=None) -> None:
     """A small "Export" popover: the figure as PNG and SVG at slide size, made when clicked."""
     where = where or st
     w, h = SLIDE
-    fig_json = fig.to_json()
 
     def make(ext: str):
-        def render() -> bytes:
+        def render() -> bytes:  # called on the click: no JSON of the figure on every run
             try:
-                return _image(fig_json, ext, w, h)
+                return _image(fig.to_json(), ext, w, h)
             except ExportError as error:
                 return tr("teaching.export.failed", reason=str(error)).encode("utf-8")
         return render

@@ -1,6 +1,9 @@
 """The Corpus page."""
 
 STRINGS = {
+    "parts.corpus.laws": ("Zipf & Heaps", "齐普夫与希普斯定律"),
+    "parts.corpus.tokens": ("Lengths & top tokens", "句长与高频词"),
+    "parts.corpus.preview": ("The text", "文本预览"),
     "corpus.caption": (
         "What the models will learn from: sizes, the vocabulary, and the two laws of word frequencies.",
         "模型要学习的材料：规模、词表，以及词频的两条定律。",

@@ -59,6 +59,10 @@ STRINGS = {
     "lstm.sample.note": ("P_τ(w) ∝ exp(logit_w / τ): τ < 1 sharpens, τ > 1 flattens.",
                          "P_τ(w) ∝ exp(logit_w / τ)：τ < 1 更尖锐，τ > 1 更平坦。"),
     # gates
+    "parts.lstm.gates": ("Gates & cell state", "门控与记忆单元"),
+    "parts.lstm.gradient": ("Gradient along the cell", "沿记忆单元的梯度"),
+    "parts.lstm.edit": ("Edit one token", "改一个词"),
+    "parts.lstm.compare": ("Compare models", "模型对比"),
     "lstm.gates.header": ("Gates and cell state on a passage", "一段文本上的门控与记忆单元"),
     "lstm.passage": ("Passage (validation sentences)", "文本（验证集句子）"),
     "lstm.passage.custom": ("…or type your own passage", "……或输入自己的文本"),

@@ -1,6 +1,9 @@
 """The RNN forward pass & BPTT page and its figures (keys ``rnn_bptt.*``)."""
 
 STRINGS = {
+    "parts.rnn_bptt.step": ("One step t", "单步 t"),
+    "parts.rnn_bptt.topk": ("Top-k at every step", "每一步的前 k 个词"),
+    "parts.rnn_bptt.bptt": ("Backpropagation through time", "随时间反向传播"),
     "rnn_bptt.caption": (
         "The vanilla RNN language model of the LSTM page on the current corpus, run word by word with its weights in "
         "explicit float64 cells: the hidden state, the next-word distribution, the losses J(t), and where the "

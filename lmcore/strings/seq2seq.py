@@ -1,6 +1,8 @@
 """Strings of the seq2seq page (conditional LMs, the bottleneck, attention) and its figures."""
 
 STRINGS = {
+    "parts.seq2seq.bottleneck": ("The bottleneck", "瓶颈"),
+    "parts.seq2seq.example": ("One example: attention & beam", "一个例子：注意力与束搜索"),
     # figures
     "seq2seq.fig.heat_title": ("Attention weights α_tj", "注意力权重 α_tj"),
     "seq2seq.fig.key_axis": ("key: source position j (token x_j)", "键（key）：源序列位置 j（词元 x_j）"),

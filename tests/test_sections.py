@@ -1,0 +1,66 @@
+"""Pages in parts (ui/sections.py) in AppTest: only the open tab's part runs, a link opens its part,
+a bad ``?part=`` falls back to the first with a notice, the language switch keeps the open part, and
+the widgets of a closed tab keep their values (those whose range never changes)."""
+import pytest
+
+from lmcore.i18n import t
+from tests.apptest_helpers import errors, run_page, show_part
+from ui.navigation import PARTS
+
+
+def open_part(at, stem: str) -> str:
+    """The name of the part whose tab is open."""
+    labels = {t(f"parts.{stem}.{name}", at.session_state["lang"]): name for name in PARTS[stem]}
+    return labels[at.session_state[f"part_{stem}"]]
+
+
+@pytest.mark.parametrize("stem", sorted(PARTS))
+def test_a_page_opens_on_its_first_part_and_a_link_on_its_own(stem):
+    at = run_page(stem, "en")
+    assert errors(at) == [] and open_part(at, stem) == PARTS[stem][0]
+    assert [tab.label for tab in at.tabs] == [t(f"parts.{stem}.{name}", "en") for name in PARTS[stem]]
+    last = PARTS[stem][-1]
+    at = run_page(stem, "zh", query={"part": last})
+    assert errors(at) == [] and open_part(at, stem) == last
+    assert at.query_params["part"] == last
+
+
+def test_only_the_open_part_runs():
+    at = run_page("gradients", "en")
+    labels = [m.label for m in at.metric]
+    assert t("gradients.metric.sigma1", "en") in labels
+    assert t("gradients.cliff.max_step_plain", "en") not in labels  # the cliff's part did not run
+    show_part(at, "gradients", "clipping")
+    assert t("gradients.cliff.max_step_plain", "en") in [m.label for m in at.metric]
+    assert t("gradients.metric.sigma1", "en") not in [m.label for m in at.metric]  # the curves' part did not run
+
+
+def test_a_bad_part_in_a_link_opens_the_first_with_a_notice():
+    at = run_page("ngram", "en", query={"part": "<script>"})
+    assert errors(at) == [] and open_part(at, "ngram") == "words"
+    assert any("part" in toast.value for toast in at.toast)
+    assert at.query_params["part"] == "words"
+
+
+def test_switching_the_language_keeps_the_open_part():
+    at = run_page("lstm", "en", query={"part": "compare"})
+    assert open_part(at, "lstm") == "compare"
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert errors(at) == [] and open_part(at, "lstm") == "compare"
+    assert at.header[0].value == t("lstm.cmp.header", "zh")
+
+
+def test_a_closed_tab_keeps_its_controls_and_a_range_that_changed_starts_afresh():
+    at = run_page("gradients", "en", query={"corpus": "synthetic"})
+    at.slider(key="grad_scale").set_value(1.5).run()
+    show_part(at, "gradients", "clipping")
+    at.slider(key="cliff_threshold").set_value(5.0).run()
+    show_part(at, "gradients", "why")  # shares the curves' controls: the scale moved there
+    assert at.slider(key="grad_scale").value == 1.5
+    show_part(at, "gradients", "clipping")
+    assert at.slider(key="cliff_threshold").value == 5.0 and errors(at) == []
+    show_part(at, "gradients", "curves")
+    at.slider(key="grad_d").set_value(90).run()  # the distance picked, up to T − 1 = 99
+    at.select_slider(key="grad_T").set_value(50).run()
+    assert errors(at) == [] and at.slider(key="grad_d").max == 49  # no "value above max" error
