@@ -15,7 +15,11 @@ def user_key(widget_id: str) -> str:
 def random_value(kind: str, proto, rng: random.Random) -> WidgetState | None:
     """A new value for a widget, as the frontend would send it after a student moved it."""
     state = WidgetState(id=proto.id)
-    if kind in ("selectbox", "radio"):
+    if kind == "tabs":  # open another part of the page (ui/sections.py): the frontend sends its label
+        if len(proto.labels) < 2:
+            return None
+        state.string_value = rng.choice(list(proto.labels))
+    elif kind in ("selectbox", "radio"):
         if len(proto.options) < 2:
             return None
         state.string_value = rng.choice(list(proto.options))

@@ -25,6 +25,7 @@ import asyncio
 import random
 import time
 import uuid
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import requests
@@ -41,6 +42,17 @@ from classroom_widgets import random_value, user_key
 
 WIDGETS = {"button", "checkbox", "file_uploader", "number_input", "radio", "selectbox", "slider", "text_input"}
 
+@dataclass
+class Tabs:
+    """A page's stateful tabs as a widget: its id and the tab labels (its values). ``disabled`` and
+    ``form_id`` make it look like a widget proto to the control picker."""
+
+    id: str
+    labels: list[str]
+    disabled: bool = False
+    form_id: str = ""
+
+
 class WsStudent:
     """A Streamlit session driven over the websocket protocol."""
 
@@ -52,6 +64,7 @@ class WsStudent:
         self.closing = False
         self.page: dict[tuple, bytes] = {}  # delta path -> serialized delta of the current page
         self.widgets: dict[str, tuple[str, object]] = {}  # widget id -> (element type, proto)
+        self.tab_bars: dict[tuple, Tabs] = {}  # delta path of a page's tabs -> their id and labels
         self.progress: dict[tuple, int] = {}
         self.exceptions = 0  # exception boxes on the current page
         self.alerts: dict[tuple, str] = {}  # st.error messages on the current page
@@ -180,6 +193,7 @@ class WsStudent:
         if not msg.metadata.run.fragment_ids:  # a full run: the page is drawn anew
             self.runs += 1
             self.page, self.widgets, self.progress, self.exceptions, self.alerts = {}, {}, {}, 0, {}
+            self.tab_bars = {}
             for task in self.auto_reruns.values():  # the frontend clears them on a full run
                 task.cancel()
             self.auto_reruns = {}
@@ -187,6 +201,8 @@ class WsStudent:
     def _on_delta(self, msg: ForwardMsg, raw: bytes) -> None:
         path = tuple(msg.metadata.delta_path)
         self.page[path] = raw
+        if msg.delta.WhichOneof("type") == "add_block":
+            self._on_block(msg, path)
         if msg.delta.WhichOneof("type") != "new_element":
             return
         element = msg.delta.new_element
@@ -204,6 +220,18 @@ class WsStudent:
             self.fragment_of[proto.id] = msg.delta.fragment_id
             if getattr(proto, "set_value", False):  # the server set it: the frontend takes it over
                 self.values.pop(proto.id, None)
+
+    def _on_block(self, msg: ForwardMsg, path: tuple) -> None:
+        """A page's tabs (ui/sections.py) are a widget too: a student opens another part."""
+        block = msg.delta.add_block
+        kind = block.WhichOneof("type")
+        if kind == "tab_container" and block.tab_container.id:  # stateful tabs (on_change="rerun")
+            tabs = Tabs(block.tab_container.id, [])
+            self.widgets[tabs.id] = ("tabs", tabs)
+            self.fragment_of[tabs.id] = msg.delta.fragment_id
+            self.tab_bars[path] = tabs
+        elif kind == "tab" and path[:-1] in self.tab_bars:
+            self.tab_bars[path[:-1]].labels.append(block.tab.label)
 
     # ------------------------------------------------------------------ sending
     def _client_state(self, query: str | None, page_name: str, page_hash: str | None, extra=()):

@@ -47,14 +47,16 @@ def measure(tree: Path, controls: dict[str, list], moves: int) -> dict:
     fragments = _load("_lat_fragments", HERE / "tests" / "apptest_fragments.py")
     out: dict = {}
     for stem, specs in controls.items():
-        at = AppTest.from_file(str(tree / "app.py"), default_timeout=600)
-        at.session_state["lang"] = "en"
-        at.run()
-        if stem != "home":
-            at.switch_page(f"pages/{stem}.py")
-        first = fragments.run_app(at, timeout=600)
-        fragments.run_app(at, timeout=600)  # warm: the browser figures below are timed warm too
-        for key, _, values, _ in specs:
+        for key, _, values, _, part in specs:
+            at = AppTest.from_file(str(tree / "app.py"), default_timeout=600)
+            at.session_state["lang"] = "en"
+            if part:  # the page's part (tab) holding the control (older trees ignore it)
+                at.query_params["part"] = part
+            at.run()
+            if stem != "home":
+                at.switch_page(f"pages/{stem}.py")
+            first = fragments.run_app(at, timeout=600)
+            fragments.run_app(at, timeout=600)  # warm: the browser figures below are timed warm too
             try:
                 fragment = fragments.widget_fragment(first, key)
             except KeyError:

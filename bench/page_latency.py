@@ -35,18 +35,22 @@ from latency_browser import Tab, launch, server  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 HOME_PATH = "welcome"  # ui/navigation.py: the default page, served at "/"
 TARGETS = {"first_open_s": 1.5, "upload_first_s": 2.0, "p95_ms": 300, "server_ms": 100}
-# page → [(Streamlit key, browser kind, values set in turn, option index clicked for each value)]
+# page → [(Streamlit key, browser kind, values set in turn, option index clicked for each value, the
+# page's part (tab, ui/sections.py) that holds the control: opened by ?part=, which older trees ignore)]
 CONTROLS: dict[str, list] = {
     "home": [],
-    "corpus": [("corpus_top", "slider", [50, 20], None)],
-    "chain_rule": [("chain_order", "slider", [4, 3], None)],
-    "ngram": [("ngram_order", "slider", [4, 3], None), ("ngram_rows", "slider", [11, 10], None)],
-    "rnn_bptt": [("rnn_step", "slider", [2, 1], None), ("rnn_topk", "slider", [6, 5], None)],
-    "gradients": [("grad_scale", "slider", [1.05, 1.0], None), ("cliff_threshold", "slider", [21.0, 20.0], None)],
-    "lstm": [("lstm_units", "slider", [33, 32], None), ("lstm_signal", "selectbox", ["i", "f"], [1, 0]),
-             ("lstm_bias", "slider", [0.5, 0.0], None), ("lstm_cmp_split", "radio", ["valid", "test"], [1, 0])],
-    "seq2seq": [("seq2seq_k", "slider", [4, 3], None), ("seq2seq_variant", "radio", ["none", "dot"], [0, 1])],
-    "decoding": [("decoding_k", "slider", [3, 2], None), ("decoding_alpha", "slider", [0.8, 0.7], None)],
+    "corpus": [("corpus_top", "slider", [50, 20], None, "tokens")],
+    "chain_rule": [("chain_order", "slider", [4, 3], None, None)],
+    "ngram": [("ngram_order", "slider", [4, 3], None, None), ("ngram_rows", "slider", [11, 10], None, "words")],
+    "rnn_bptt": [("rnn_step", "slider", [2, 1], None, "step"), ("rnn_topk", "slider", [6, 5], None, "topk")],
+    "gradients": [("grad_scale", "slider", [1.05, 1.0], None, "curves"),
+                  ("cliff_threshold", "slider", [21.0, 20.0], None, "clipping")],
+    "lstm": [("lstm_units", "slider", [33, 32], None, "gates"), ("lstm_signal", "selectbox", ["i", "f"], [1, 0], "gates"),
+             ("lstm_bias", "slider", [0.5, 0.0], None, "gradient"),
+             ("lstm_cmp_split", "radio", ["valid", "test"], [1, 0], "compare")],
+    "seq2seq": [("seq2seq_k", "slider", [4, 3], None, "example"),
+                ("seq2seq_variant", "radio", ["none", "dot"], [0, 1], "example")],
+    "decoding": [("decoding_k", "slider", [3, 2], None, None), ("decoding_alpha", "slider", [0.8, 0.7], None, None)],
 }
 
 
@@ -92,8 +96,12 @@ def controls_and_upload(browser, url: str, url_path: str, stem: str, args, seed:
     if "controls" not in args.skip and CONTROLS[stem]:
         tab = Tab(browser)
         try:
-            tab.open(f"{url}/{'' if stem == 'home' else url_path}", timeout=600)
-            for key, kind, _, indexes in CONTROLS[stem]:
+            opened = None
+            for key, kind, _, indexes, part in CONTROLS[stem]:
+                if opened != (part or ""):  # the page at the part (tab) holding the control
+                    query = f"?part={part}" if part else ""
+                    tab.open(f"{url}/{'' if stem == 'home' else url_path}{query}", timeout=600)
+                    opened = part or ""
                 if tab.page.locator(f".st-key-{key}").count() == 0:
                     continue
                 try:
