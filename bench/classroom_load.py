@@ -29,7 +29,8 @@ session has visited every page and closed (on a cold server that builds the Engl
 and figures: minutes; behind a load balancer it warms one replica only); "final" RSS
 ``--after-close`` seconds after the last student closed (Streamlit keeps a closed session for
 server.disconnectedSessionTTL, 120 s by default). Students act every ``--think`` 2-8 s: 40 % page
-changes, 60 % control moves (every keyed widget but training recipes, free text and the uploader).
+changes, 60 % control moves (every keyed widget but training recipes, free text and the uploader;
+the page's tabs too: opening another part of a page).
 A planned upload or training happens even after the deadline, so what a run does is the same on a
 fast or a busy machine; ``--settle-timeout`` makes a page that does not settle an error.
 """
