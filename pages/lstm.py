@@ -108,7 +108,8 @@ def training_section(corpus, models, floor) -> TrainConfig:
     # not fold up under the student when a model arrives.
     opened = st.session_state.setdefault(f"lstm_train_open_{corpus.key}",
                                          models.pick(corpus.key, "lstm", defaults=[DEFAULT]) is None)
-    with st.expander(tr("lstm.train.header"), expanded=opened):
+    box = st.expander(tr("lstm.train.header"), expanded=opened, key="lstm_train_box", on_change="rerun")
+    with box:
         with st.form("lstm_train_form", border=False):
             c = st.columns(4)
             cell = c[0].selectbox(tr("lstm.train.cell"), CELLS, index=CELLS.index(DEFAULT.cell), format_func=str.upper,
@@ -130,7 +131,7 @@ def training_section(corpus, models, floor) -> TrainConfig:
             if st.form_submit_button(tr("lstm.train.button"), type="primary", key="lstm_train"):
                 start_lm_training(corpus, [config])
         current = models.get(corpus.key, config)
-        if current is not None:
+        if current is not None and box.open:  # the curve and samples only while the box is open (lazy)
             if current.stopped:
                 st.caption(tr("lstm.train.stopped_msg", step=current.steps_done))
             st.plotly_chart(figure("curve", (model_key(current), floor, lang()), lambda: curve(current.history, floor)),
