@@ -10,6 +10,7 @@ from ui import warmup
 
 def test_the_warm_up_waits_while_a_script_runs(monkeypatch):
     monkeypatch.setattr(warmup, "GIVE_WAY_SECONDS", 600.0)
+    monkeypatch.setattr(warmup, "AFTER_RUN_SECONDS", 0.0)
     with warmup.script_run():
         waiter = threading.Thread(target=warmup._give_way, daemon=True)
         waiter.start()
@@ -19,8 +20,25 @@ def test_the_warm_up_waits_while_a_script_runs(monkeypatch):
     assert not waiter.is_alive()  # the run ended: it goes on
 
 
+def test_the_warm_up_waits_a_moment_after_a_run_while_the_browser_draws(monkeypatch):
+    monkeypatch.setattr(warmup, "GIVE_WAY_SECONDS", 600.0)
+    monkeypatch.setattr(warmup, "AFTER_RUN_SECONDS", 600.0)
+    with warmup.script_run():
+        pass
+    waiter = threading.Thread(target=warmup._give_way, daemon=True)
+    waiter.start()
+    waiter.join(0.5)
+    assert waiter.is_alive()  # the run just ended: its page is being drawn
+    monkeypatch.setattr(warmup, "AFTER_RUN_SECONDS", 0.0)
+    with warmup._quiet:
+        warmup._quiet.notify_all()
+    waiter.join(60)
+    assert not waiter.is_alive()
+
+
 def test_a_failing_run_still_lets_the_warm_up_go_on(monkeypatch):
     monkeypatch.setattr(warmup, "GIVE_WAY_SECONDS", 600.0)
+    monkeypatch.setattr(warmup, "AFTER_RUN_SECONDS", 0.0)
     try:
         with warmup.script_run():
             raise RuntimeError("the page failed")

@@ -9,28 +9,32 @@ Started once per process (app.py's ``configure_process``), on one daemon thread:
    its shipped recurrent models, in the same shared stores the pages read (a page that asks while
    the warm-up builds one waits for it instead of building it twice).
 It gives way to the pages: before each module and each step it waits (up to a few seconds) until no
-script run is going on (app.py runs inside :func:`script_run`), so a visitor who clicks at once is not
-slowed down by it. Any failure is left for the page that needs the thing to report.
+script run is going on (app.py runs inside :func:`script_run`) and none ended in the last
+``AFTER_RUN_SECONDS`` (the browser draws the page then, on the same few cores), so a visitor who
+clicks at once is not slowed down by it. Any failure is left for the page that needs the thing to report.
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 WARM_MODULES = ("pandas", "pyarrow", "plotly.graph_objects", "segno", "torch._dynamo")
 GIVE_WAY_SECONDS = 3.0  # the longest the warm-up waits for a quiet moment before it goes on anyway
+AFTER_RUN_SECONDS = 1.5  # a run's page is being drawn in its browser this long after the run ended
 
 _quiet = threading.Condition()
 _running = 0
+_last_end = float("-inf")  # time.monotonic() when the last run ended
 
 
 @contextmanager
 def script_run() -> Iterator[None]:
     """Mark a script run (app.py runs inside it): the warm-up waits while any is going on."""
-    global _running
+    global _running, _last_end
     with _quiet:
         _running += 1
     try:
@@ -38,12 +42,19 @@ def script_run() -> Iterator[None]:
     finally:
         with _quiet:
             _running -= 1
+            _last_end = time.monotonic()
             _quiet.notify_all()
 
 
 def _give_way() -> None:
+    """Wait for no run going on and none ended in the last AFTER_RUN_SECONDS (at most GIVE_WAY_SECONDS)."""
+    deadline = time.monotonic() + GIVE_WAY_SECONDS
     with _quiet:
-        _quiet.wait_for(lambda: _running == 0, timeout=GIVE_WAY_SECONDS)
+        while (now := time.monotonic()) < deadline:
+            if _running == 0 and now - _last_end >= AFTER_RUN_SECONDS:
+                return
+            wait = deadline - now if _running else min(deadline - now, AFTER_RUN_SECONDS - (now - _last_end))
+            _quiet.wait(wait)
 
 
 def _import_all() -> None:
