@@ -177,6 +177,17 @@ class BrowserStudent:
         except Exception as error:  # noqa: BLE001
             raise SettleTimeout(f"page not settled within {self.timeout:.0f} s") from error
 
+    async def open_tab(self, labels: set[str]) -> bool:
+        """Click the page's tab labelled one of ``labels`` (if not open yet); False if there is none."""
+        for label in labels:
+            tab = self.page.get_by_role("tab", name=label, exact=True)
+            if await tab.count():
+                if await tab.first.get_attribute("aria-selected") != "true":
+                    await tab.first.click()
+                    await self.quiet()
+                return True
+        return False
+
     async def text(self) -> str:
         return await self.page.evaluate("document.body.innerText")
 

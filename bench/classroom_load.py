@@ -55,8 +55,10 @@ from classroom_common import (  # noqa: E402
     ROOT, TRAIN_BUTTONS, URL_PATHS, Recorder, SettleTimeout, new_marker, upload_payload,
 )
 from classroom_monitor import Monitor  # noqa: E402
+from lmcore.i18n import t  # noqa: E402
 from classroom_ws import WsStudent  # noqa: E402
 
+PREVIEW_TABS = {t("parts.corpus.preview", lang) for lang in ("en", "zh")}  # the Corpus page's text (ui/sections.py)
 SERVER_FLAGS = ["--server.headless", "true", "--global.developmentMode", "false", "--server.fileWatcherType", "none",
                 "--browser.gatherUsageStats", "false"]
 UPLOAD_KINDS = ("en", "zh", "big")
@@ -174,6 +176,11 @@ class Student:
             return False
         if not self.recorded:  # the Corpus page did not settle (an error already): nothing to check
             self.rec.own_marker_checks["unchecked"] += 1
+            return True
+        try:  # the page is in tabs: the student opens the text's one (another may be open since a move)
+            await self.client.open_tab(PREVIEW_TABS)
+        except SettleTimeout as error:
+            self.rec.error(self.i, "settle", f"Corpus page's text tab after the upload: {error}")
             return True
         shown = in_preview = False
         for attempt in range(2):  # a run the server starts by itself (a training that ended) redraws the page

@@ -397,6 +397,16 @@ class WsStudent:
             except TimeoutError:
                 pass
 
+    async def open_tab(self, labels: set[str]) -> bool:
+        """Open the page's tab labelled one of ``labels``, as a click on it does; False if there is none."""
+        for kind, tabs in list(self.widgets.values()):
+            label = next((label for label in getattr(tabs, "labels", ()) if label in labels), None) if kind == "tabs" else None
+            if label is not None:
+                self.values[tabs.id] = WidgetState(id=tabs.id, string_value=label)
+                await self._rerun(fragment=self.fragment_of.get(tabs.id, ""))
+                return True
+        return False
+
     async def text(self) -> bytes:
         """Every byte the current page was drawn from (text, tables, charts)."""
         return b"".join(self.page.values())
