@@ -308,7 +308,9 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
         labels[name] = student.upload()
         student.go("corpus")
         assert student.sidebar().get_by_text(labels[name]).is_visible()
-        assert student.page.locator("[data-testid='stMain'] [data-testid='stPlotlyChart']").count() >= 1
+        student.page.get_by_role("tab", name=t("parts.corpus.laws", "en")).click()  # the page's charts' tab
+        student.page.locator("[data-testid='stMain'] [data-testid='stPlotlyChart']").first.wait_for(timeout=120_000)
+        wait_for_app(student.page)
     ada, bo = students
     assert {ada.replica(), bo.replica()} == {"r1", "r2"}
     stats = served.server_stats()
