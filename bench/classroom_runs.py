@@ -37,3 +37,34 @@ def text_elements(page: dict[tuple, bytes]) -> list[str]:
         if msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "text":
             out.append(msg.delta.new_element.text.body)
     return out
+
+
+class PageShown:
+    """What a websocket student's current page shows, read from the deltas it was drawn from (the
+    student keeps ``page``, ``alerts``, ``progress`` and ``auto_reruns`` up to date)."""
+
+    page: dict
+    alerts: dict
+    progress: dict
+    auto_reruns: dict
+
+    async def text(self) -> bytes:
+        """Every byte the current page was drawn from (text, tables, charts)."""
+        return b"".join(self.page.values())
+
+    async def shows_in_text_element(self, marker: str) -> bool:
+        """Whether ``marker`` is in an st.text element (the Corpus page's preview of the corpus)."""
+        return any(marker in body for body in text_elements(self.page))
+
+    async def preview(self) -> str:
+        """The start of the first st.text element (what the Corpus page previews), for error details."""
+        texts = text_elements(self.page)
+        return texts[0][:60] if texts else "(no text element)"
+
+    async def error_messages(self) -> list[str]:
+        """The st.error boxes on the page (an upload the app refuses explains itself in one)."""
+        return list(self.alerts.values())
+
+    def training_active(self) -> bool:
+        """A training still shows progress: a bar below 100 % or a fragment that polls for it."""
+        return bool(self.auto_reruns) or any(v < 100 for v in self.progress.values())

@@ -3,8 +3,20 @@ id, and pick a new value for it as the frontend would send it (used by classroom
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+
+@dataclass
+class Tabs:
+    """A page's stateful tabs as a widget: its id and the tab labels (its values). ``disabled`` and
+    ``form_id`` make it look like a widget proto to the control picker."""
+
+    id: str
+    labels: list[str]
+    disabled: bool = False
+    form_id: str = ""
 
 
 def user_key(widget_id: str) -> str:

@@ -25,7 +25,6 @@ import asyncio
 import random
 import time
 import uuid
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import requests
@@ -37,23 +36,12 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from classroom_common import NOT_MOVED, REPLICA_COOKIE, XSRF_COOKIE, Recorder, SettleTimeout
-from classroom_runs import COMPILE_ERROR, FINISHED, fragment_run_delivered, text_elements
-from classroom_widgets import random_value, user_key
+from classroom_runs import COMPILE_ERROR, FINISHED, PageShown, fragment_run_delivered
+from classroom_widgets import Tabs, random_value, user_key
 
 WIDGETS = {"button", "checkbox", "file_uploader", "number_input", "radio", "selectbox", "slider", "text_input"}
 
-@dataclass
-class Tabs:
-    """A page's stateful tabs as a widget: its id and the tab labels (its values). ``disabled`` and
-    ``form_id`` make it look like a widget proto to the control picker."""
-
-    id: str
-    labels: list[str]
-    disabled: bool = False
-    form_id: str = ""
-
-
-class WsStudent:
+class WsStudent(PageShown):
     """A Streamlit session driven over the websocket protocol."""
 
     def __init__(self, index: int, base_url: str, recorder: Recorder, settle_timeout: float) -> None:
@@ -406,24 +394,3 @@ class WsStudent:
                 await self._rerun(fragment=self.fragment_of.get(tabs.id, ""))
                 return True
         return False
-
-    async def text(self) -> bytes:
-        """Every byte the current page was drawn from (text, tables, charts)."""
-        return b"".join(self.page.values())
-
-    async def shows_in_text_element(self, marker: str) -> bool:
-        """Whether ``marker`` is in an st.text element (the Corpus page's preview of the corpus)."""
-        return any(marker in body for body in text_elements(self.page))
-
-    async def preview(self) -> str:
-        """The start of the first st.text element (what the Corpus page previews), for error details."""
-        texts = text_elements(self.page)
-        return texts[0][:60] if texts else "(no text element)"
-
-    async def error_messages(self) -> list[str]:
-        """The st.error boxes on the page (an upload the app refuses explains itself in one)."""
-        return list(self.alerts.values())
-
-    def training_active(self) -> bool:
-        """A training still shows progress: a bar below 100 % or a fragment that polls for it."""
-        return bool(self.auto_reruns) or any(v < 100 for v in self.progress.values())

@@ -64,6 +64,29 @@ def run_fragment(at, fragment_id: str) -> list:
     return sent
 
 
+def rerun_each_section(at, stem: str, sections: dict, set_value) -> dict[str, tuple[str, list, list]]:
+    """For each control ``key → (part, value, …)`` of page ``stem``: open its part (tab) with a whole
+    run, find the fragment that draws the control, ``set_value(at, key, value)`` and rerun that fragment
+    alone; checks the fragment run raised nothing and sent nothing outside it, and that every control
+    has a fragment of its own. Returns ``key → (fragment id, the whole run's messages, the fragment's)``."""
+    from lmcore.i18n import t
+
+    out = {}
+    for key, (part, value, *_) in sections.items():
+        at.session_state[f"part_{stem}"] = t(f"parts.{stem}.{part}", at.session_state["lang"])
+        with sent_messages() as whole:
+            at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
+        fragment = fragment_of(whole, key)
+        assert fragment != "", key
+        set_value(at, key, value)
+        sent = run_fragment(at, fragment)
+        assert not at.exception, key
+        assert {d.fragment_id for d in deltas(sent)} == {fragment}, key  # nothing outside the section
+        out[key] = (fragment, whole, sent)
+    assert len({fragment for fragment, _, _ in out.values()}) == len(sections)
+    return out
+
+
 def payload_bytes(messages: list) -> int:
     """Bytes of the element messages (what the browser receives for the page's content)."""
     return sum(m.ByteSize() for m in messages if m.WhichOneof("type") == "delta")

@@ -12,7 +12,7 @@ from lmcore.recurrent.cliff import descend
 from lmcore.samples import load_sample
 from lmcore.training.config import enough_to_train
 from tests.apptest_helpers import each_part, errors, finish_jobs, run_page, show_part, trace_values
-from tests.fragments import deltas, elements, fragment_of, page_output, payload_bytes, run_fragment, sent_messages
+from tests.fragments import elements, page_output, payload_bytes, rerun_each_section, sent_messages
 
 
 def _figures(at) -> dict[str, dict]:
@@ -114,21 +114,13 @@ def test_each_section_reruns_alone():
     with sent_messages() as full:
         at.run()
     assert len(elements(full, "plotly_chart")) == 1  # the first part's (tab's) chart only
-    ids = {}
-    for key, (part, value, n_charts) in SECTIONS.items():
-        at.session_state["part_gradients"] = t(f"parts.gradients.{part}", "en")
-        with sent_messages() as whole:
-            at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
-        ids[key] = fragment_of(whole, key)
-        assert ids[key] != "", key
-        kind = "select_slider" if key in ("grad_T", "run_threshold") else "slider"
-        getattr(at, kind)(key=key).set_value(value)
-        sent = run_fragment(at, ids[key])
-        assert errors(at) == [], key
-        assert {d.fragment_id for d in deltas(sent)} == {ids[key]}, key  # nothing outside the section
-        assert len(elements(sent, "plotly_chart")) == n_charts, key
+
+    def move(at, key, value):
+        (at.select_slider if key in ("grad_T", "run_threshold") else at.slider)(key=key).set_value(value)
+
+    for key, (_, whole, sent) in rerun_each_section(at, "gradients", SECTIONS, move).items():
+        assert len(elements(sent, "plotly_chart")) == SECTIONS[key][2], key
         assert payload_bytes(sent) < payload_bytes(whole), key
-    assert len(set(ids.values())) == len(SECTIONS)
 
 
 TINY_UPLOADS = [

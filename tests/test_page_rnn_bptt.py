@@ -11,7 +11,7 @@ from lmcore.training.config import TrainConfig
 from lmcore.training.persist import load_pretrained
 from tests.apptest_helpers import errors, run_page, show_part
 from lmcore.i18n import t
-from tests.fragments import deltas, elements, fragment_of, page_output, run_fragment, sent_messages
+from tests.fragments import elements, fragment_of, page_output, rerun_each_section, sent_messages
 
 
 def _metric(at, label: str) -> str:
@@ -120,19 +120,9 @@ def test_a_slider_reruns_only_its_section():
         at.run()
     assert fragment_of(full, "rnn_sentence") == ""  # the sentence changes everything: a full rerun
     assert len(elements(full, "plotly_chart")) == 2  # the first part's (tab's) charts only
-    ids = {}
-    for key, (part, value, titles) in SECTIONS.items():
-        at.session_state["part_rnn_bptt"] = t(f"parts.rnn_bptt.{part}", "en")
-        with sent_messages() as whole:
-            at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
-        ids[key] = fragment_of(whole, key)
-        assert ids[key] != "", key
-        at.slider(key=key).set_value(value)
-        sent = run_fragment(at, ids[key])
-        assert errors(at) == [], key
-        assert {d.fragment_id for d in deltas(sent)} == {ids[key]}, key  # nothing outside the section
-        assert [_title(c.spec) for c in elements(sent, "plotly_chart")] == titles, key
-    assert len(set(ids.values())) == len(SECTIONS)
+    runs = rerun_each_section(at, "rnn_bptt", SECTIONS, lambda at, key, value: at.slider(key=key).set_value(value))
+    for key, (_, _, sent) in runs.items():
+        assert [_title(c.spec) for c in elements(sent, "plotly_chart")] == SECTIONS[key][2], key
 
 
 @pytest.mark.parametrize("text", [
