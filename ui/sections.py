@@ -16,20 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
-from streamlit.errors import StreamlitWidgetAlreadyInstantiatedError
 
 from ui.navigation import PARTS
 from ui.state import query_param, set_query_params, tr
 
 
 def keep_widget_values(keys: Sequence[str]) -> None:
-    """Write back the values of the widgets ``keys`` (those Session State holds)."""
+    """Write back the values of the widgets ``keys`` (those Session State holds). Call it before any of
+    them is drawn in the run: the keys are those of widgets inside the tabs."""
     for key in keys:
         if key in st.session_state:
-            try:
-                st.session_state[key] = st.session_state[key]
-            except StreamlitWidgetAlreadyInstantiatedError:
-                pass  # drawn above the tabs in this run: nothing to keep
+            st.session_state[key] = st.session_state[key]
 
 
 def show_parts(page: str, parts: Mapping[str, Callable[[], object]], keep: Sequence[str] = (),
