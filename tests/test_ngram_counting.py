@@ -81,7 +81,7 @@ def raw_text(draw):
     """Text with every kind of whitespace ``str.split`` knows and every line end ``open`` knows."""
     parts = []
     for _ in range(draw(st.integers(0, 12))):
-        words = draw(st.lists(st.sampled_from(["x", "yy", "é", "词语", "<unk>", "a\u200bb"]), max_size=6))
+        words = draw(st.lists(st.sampled_from(["x", "yy", "é", "词语", "<unk>", "a\u200bb", "c\x07d"]), max_size=6))
         seps = draw(st.lists(st.sampled_from(SPACES), min_size=len(words) + 1, max_size=len(words) + 1))
         parts.append(seps[0] + "".join(w + s for w, s in zip(words, seps[1:])))
         parts.append(draw(st.sampled_from(NEWLINES)))

@@ -193,7 +193,10 @@ class NgramModel(LanguageModelMixin):
 
     def perplexity(self, sentences: Sequence[Sequence[str]]) -> Perplexity:
         """Perplexity with and without OOVs, OOV and token counts (``</s>`` counted)."""
-        stream = encode(sentences, self.counts.vocab, self.counts.unk_trained)
+        return self.perplexity_of_stream(encode(sentences, self.counts.vocab, self.counts.unk_trained))
+
+    def perplexity_of_stream(self, stream: Stream) -> Perplexity:
+        """:meth:`perplexity` of an encoded stream."""
         scorer = StreamScorer(self.tables, stream, self.base, track=False)
         for level in self.levels:
             scorer.advance(level)

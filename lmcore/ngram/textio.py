@@ -20,6 +20,7 @@ import numpy as np
 BLOCK_BYTES = 1 << 24
 _ASCII_SPACE = np.zeros(256, dtype=bool)
 _ASCII_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
+_ASCII_SPACE_BYTES = bytes(np.flatnonzero(_ASCII_SPACE).tolist())
 _LINE_END = np.zeros(256, dtype=bool)
 _LINE_END[[10, 13]] = True
 _WIDE_SPACES = [chr(c).encode() for c in (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
@@ -59,11 +60,7 @@ class _Merger:
         if self.known is None:
             where = np.full(len(block), -1, dtype=np.int64)
         else:
-            found = self.pc.index_in(block, value_set=self.known, memory_pool=self.pool)
-            where = _int32_values(found).astype(np.int64)
-            if found.null_count:  # new types; the validity bits are read directly (fill_null imports pandas)
-                bits = np.unpackbits(np.frombuffer(found.buffers()[0], dtype=np.uint8), bitorder="little")
-                where[bits[found.offset:found.offset + len(found)] == 0] = -1
+            where = index_in(self.pc, block, self.known, self.pool)
         new = np.flatnonzero(where < 0)
         if len(new):
             pa = self.pa
@@ -86,6 +83,17 @@ class _Merger:
             raise ValueError(f"the text is not valid UTF-8 ({err})") from None
 
 
+def index_in(pc, values, value_set, pool=None) -> np.ndarray:
+    """Index of each of the Arrow ``values`` in the Arrow ``value_set`` (int64, -1: absent), by
+    Arrow's hash lookup; the validity bits are read directly (``fill_null`` imports pandas)."""
+    found = pc.index_in(values, value_set=value_set, memory_pool=pool)
+    where = _int32_values(found).astype(np.int64)
+    if found.null_count:
+        bits = np.unpackbits(np.frombuffer(found.buffers()[0], dtype=np.uint8), bitorder="little")
+        where[bits[found.offset:found.offset + len(found)] == 0] = -1
+    return where
+
+
 def _int32_values(array) -> np.ndarray:
     """The int32 values of an Arrow array without nulls, read from its buffer (``np.asarray``
     would import pandas through pyarrow's compatibility layer: half a second at start-up)."""
@@ -93,9 +101,13 @@ def _int32_values(array) -> np.ndarray:
     return data[array.offset:array.offset + len(array)]
 
 
-def _whitespace(buf: np.ndarray) -> np.ndarray:
-    """Mask of the bytes that belong to a whitespace character."""
-    ws = _ASCII_SPACE[buf]
+def _whitespace(buf: np.ndarray, control: np.ndarray, ascii_only: bool) -> np.ndarray:
+    """Mask of the bytes that belong to a whitespace character. ``control``: where the bytes
+    below 32 are (only some of them are spaces); ``ascii_only``: no multi-byte space can occur."""
+    ws = buf <= 32
+    ws[control] = _ASCII_SPACE[buf[control]]
+    if ascii_only:
+        return ws
     lead = np.flatnonzero((buf == 0xC2) | (buf == 0xE1) | (buf == 0xE2) | (buf == 0xE3))
     if len(lead):
         for seq in _WIDE_SPACES:
@@ -113,7 +125,9 @@ def _split_block(pa, block: bytes):
     buf = np.frombuffer(block, dtype=np.uint8)
     if len(buf) == 0:
         return None, np.zeros(0, np.int64)
-    word = ~_whitespace(buf)
+    control = np.flatnonzero(buf < 32)
+    ascii_only = block.isascii()
+    word = ~_whitespace(buf, control, ascii_only)
     change = np.empty(len(buf) + 1, dtype=bool)
     change[0], change[-1] = word[0], word[-1]
     np.not_equal(word[1:], word[:-1], out=change[1:-1])
@@ -122,14 +136,25 @@ def _split_block(pa, block: bytes):
     starts, ends = edge[0::2], edge[1::2]
     if len(starts) == 0:
         return None, np.zeros(0, np.int64)
-    line_of = np.searchsorted(np.flatnonzero(_LINE_END[buf]), starts)
-    new_line = np.flatnonzero(np.diff(line_of, prepend=-1))
-    lengths = np.diff(np.append(new_line, len(starts)))
+    line_ends = control[_LINE_END[buf[control]]]
+    before_line_end = np.searchsorted(starts, line_ends)  # tokens before each line end
+    lengths = np.diff(before_line_end, prepend=0, append=len(starts))
+    lengths = lengths[lengths > 0]  # lines without a token are skipped
     offsets = np.zeros(len(starts) + 1, dtype=np.int64)
     np.cumsum(ends - starts, out=offsets[1:])
+    # the token bytes, spaces removed (bytes.translate is the faster C loop when all are ASCII)
+    data = block.translate(None, _ASCII_SPACE_BYTES) if ascii_only else buf[word]
     tokens = pa.LargeBinaryArray.from_buffers(pa.large_binary(), len(starts), [
-        None, pa.py_buffer(offsets), pa.py_buffer(buf[word])])
+        None, pa.py_buffer(offsets), pa.py_buffer(data)])
     return tokens, lengths
+
+
+def split_text(data: bytes):
+    """(Arrow binary array of the tokens or None, tokens per non-blank line) of whole lines of
+    UTF-8 text, split as :func:`read_token_file` splits a file."""
+    import pyarrow as pa
+
+    return _split_block(pa, data)
 
 
 def _blocks(path: str | Path, size: int = BLOCK_BYTES) -> Iterator[bytes]:

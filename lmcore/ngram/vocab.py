@@ -140,17 +140,17 @@ def encode(sentences: Sequence[Sequence[str]], vocab: Vocab, unk_trained: bool =
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     n = int(lengths.sum())
     ids = np.fromiter(map(vocab.stoi.get, chain.from_iterable(sentences), repeat(-1, n)), dtype=np.int64, count=n)
-    return _stream(ids, lengths, vocab, unk_trained)
+    return stream_of_ids(ids, lengths, vocab, unk_trained)
 
 
 def encode_tokens(tokens: TokenIds, vocab: Vocab, unk_trained: bool = False) -> Stream:
     """:func:`encode` for tokenised text (one dictionary lookup per distinct token)."""
     get = vocab.stoi.get
     type_ids = np.fromiter((get(w, -1) for w in tokens.types), dtype=np.int64, count=len(tokens.types))
-    return _stream(type_ids[tokens.ids], tokens.lengths, vocab, unk_trained)
+    return stream_of_ids(type_ids[tokens.ids], tokens.lengths, vocab, unk_trained)
 
 
-def _stream(ids: np.ndarray, lengths: np.ndarray, vocab: Vocab, unk_trained: bool) -> Stream:
+def stream_of_ids(ids: np.ndarray, lengths: np.ndarray, vocab: Vocab, unk_trained: bool) -> Stream:
     """Word ids (-1: not in the vocabulary) → the padded stream: unknown words become ``<unk>``
     (and count as OOV unless the model was trained with ``<unk>``); literal ``<s>``/``</s>`` dropped."""
     oov = ids < 0
