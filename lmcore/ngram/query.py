@@ -16,18 +16,19 @@ model's own ``perplexity``.
 
 ``perplexity_of_lines`` takes the text as KenLM's ``score`` does, one sentence per string, split
 at whitespace as ``str.split`` splits, tokenised by Arrow (:mod:`lmcore.ngram.textio`) with one
-hashed lookup per distinct token; lines without a token are skipped, as when a file is read.
+dictionary lookup per distinct token; lines without a token are skipped, as when a file is read.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 import numpy as np
 
 from lmcore.lm_protocol import Perplexity
 from lmcore.ngram.hashindex import HashIndex
 from lmcore.ngram.model import NgramModel
-from lmcore.ngram.textio import _int32_values, index_in, split_text
+from lmcore.ngram.textio import _int32_values, split_text
 from lmcore.ngram.vocab import EOS_ID, Stream, encode, stream_of_ids
 
 
@@ -62,7 +63,7 @@ class NgramQuery:
         self.model = model
         self.values = telescoped_values(model)
         self.indexes = [HashIndex(t.keys) for t in model.tables[1:]] if self.values is not None else []
-        self._vocab_bytes = None
+        self._id_of_bytes = {w.encode("utf-8"): i for w, i in model.counts.vocab.stoi.items()}
 
     @property
     def nbytes(self) -> int:
@@ -84,20 +85,16 @@ class NgramQuery:
         return self.perplexity_of_stream(stream_of_ids(ids, lengths, counts.vocab, counts.unk_trained))
 
     def _ids_of(self, tokens) -> np.ndarray:
-        """Model ids of an Arrow array of token bytes (-1: not in the vocabulary): the distinct
-        tokens are looked up in the vocabulary by Arrow's hashing, then spread to every token."""
-        import pyarrow as pa
+        """Model ids of an Arrow array of token bytes (-1: not in the vocabulary): Arrow hashes
+        the tokens into distinct ones, each distinct one is looked up once in a dictionary."""
         import pyarrow.compute as pc
 
         if tokens is None:
             return np.zeros(0, dtype=np.int64)
-        if self._vocab_bytes is None:
-            stoi = self.model.counts.vocab.stoi
-            self._vocab_ids = np.fromiter(stoi.values(), dtype=np.int64, count=len(stoi))
-            self._vocab_bytes = pa.array([w.encode("utf-8") for w in stoi], type=pa.large_binary())
         encoded = pc.dictionary_encode(tokens)
-        where = index_in(pc, encoded.dictionary, self._vocab_bytes)
-        type_ids = np.where(where >= 0, self._vocab_ids[where], -1)
+        distinct = encoded.dictionary.to_pylist()
+        type_ids = np.fromiter(map(self._id_of_bytes.get, distinct, repeat(-1, len(distinct))), dtype=np.int64,
+                               count=len(distinct))
         return type_ids[_int32_values(encoded.indices)]
 
     def perplexity_of_stream(self, stream: Stream) -> Perplexity:
