@@ -1,4 +1,5 @@
-"""A short classroom load test: 5 students for 20 s on a server of their own (one of them in Chromium).
+"""A short classroom load test: 5 students for 8 s (3 s ramp, acting every 1-4 s) on a server of their own
+(one of them in Chromium).
 
 Asserts what must hold at any speed: every planned action happened (each student opened the app,
 3 uploads — English, Chinese, 5 MB — each seen by its uploader on the Corpus page or refused with a
@@ -6,7 +7,9 @@ message, 2 trainings
 pressed at the same moment), no error (exception box, traceback, dropped connection, HTTP error,
 page that never settles) and no student ever saw another one's upload. Times are printed, never
 asserted. Trainings use the smallest step count and the students visit the pages whose caches a
-cold server builds in seconds (the full bench covers every page).
+cold server builds in seconds (the full bench covers every page). The run is short: every planned
+upload and training happens whenever its time comes, even after the deadline (bench/classroom_load.py),
+so a shorter duration only removes free page changes and control moves, never an asserted action.
 """
 from __future__ import annotations
 
@@ -21,9 +24,10 @@ from tests.browser_server import ROOT, require_chromium
 
 pytestmark = pytest.mark.browser
 
-COMMAND = [sys.executable, "bench/classroom_load.py", "--start", "--sessions", "5", "--duration", "20", "--browsers", "1",
+COMMAND = [sys.executable, "bench/classroom_load.py", "--start", "--sessions", "5", "--duration", "8", "--browsers", "1",
            "--upload-share", "0.6", "--trainers", "2", "--train-buttons", "lstm_train", "--quick-training",
-           "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300", "--after-close", "3"]
+           "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300", "--after-close", "1",
+           "--ramp", "3", "--think", "1", "4"]
 
 
 def parse(output: str) -> dict[str, str]:
