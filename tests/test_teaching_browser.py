@@ -3,6 +3,9 @@
 until Reveal is pressed. Screenshots of the projector view in both languages go to screenshots/."""
 from __future__ import annotations
 
+import functools
+import re
+
 import pytest
 
 from lmcore.ngram import MAX_ORDER, count_ngrams
@@ -19,6 +22,14 @@ FONT_SIZES = """() => {
           titles: size('.js-plotly-plot .gtitle'), axis: size('.js-plotly-plot .xtitle, .js-plotly-plot .ytitle'),
           legend: size('.js-plotly-plot .legendtext'), charts: document.querySelectorAll('.js-plotly-plot').length};
 }"""
+# Plotly draws a chart after the script has finished: every chart element holds a drawn plot (its
+# SVG with text in it). A slide without charts is drawn at once.
+CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+  .every(c => c.querySelector('.js-plotly-plot .main-svg text'))"""
+
+
+def wait_for_charts(page) -> None:
+    page.wait_for_function(CHARTS_DRAWN, timeout=120_000)
 
 
 def open_slide(browser, app_server, slide: str, lang: str):
@@ -26,10 +37,11 @@ def open_slide(browser, app_server, slide: str, lang: str):
     page = context.new_page()
     page.goto(f"{app_server}/smoothing?present=1&slide={slide}&lang={lang}", timeout=300_000)
     wait_for_app(page, timeout=300_000)
-    page.wait_for_timeout(1500)  # Plotly draws after the script has finished
+    wait_for_charts(page)
     return page
 
 
+@functools.cache
 def english_questions():
     corpus = load_sample("english", default_settings("english"), 0)
     counts = count_ngrams(corpus.mapped("train"), MAX_ORDER)
@@ -49,7 +61,7 @@ def test_projector_chart_text_is_at_least_16px_at_1280x720(browser, app_server, 
     sidebar = page.locator("[data-testid='stSidebar']")
     assert sidebar.get_attribute("aria-expanded") == "false" or sidebar.bounding_box()["width"] < 50
     page.keyboard.press("ArrowRight")
-    page.wait_for_timeout(1000)
+    page.wait_for_url(re.compile(r"slide=q-ngram\.continuation"), timeout=120_000)
     wait_for_app(page)
     assert "slide=q-ngram.continuation" in page.url
     page.context.close()
@@ -67,9 +79,9 @@ def test_answer_is_not_in_the_dom_before_reveal(browser, app_server, lang):
     screenshot(page, f"teaching-projector-question-{lang}", max_height=720)
     page.get_by_role("textbox").first.fill(f"{q.answer:.6f}")
     page.get_by_role("button", name="Reveal the answer" if lang == "en" else "揭晓答案").click()
-    page.wait_for_timeout(1000)
+    page.wait_for_function("(text) => document.body.innerText.includes(text)", arg=q.answer_text(lang), timeout=120_000)
     wait_for_app(page)
-    page.wait_for_timeout(1500)
+    wait_for_charts(page)
     body = page.inner_text("body")
     assert q.answer_text(lang) in body and ("Right" in body or "答对了" in body)
     assert page.evaluate(FONT_SIZES)["charts"] == 1  # the chart that explains it
