@@ -11,7 +11,7 @@ from lmcore.training.config import TrainConfig
 from lmcore.training.persist import PRETRAINED_DIR, file_name, load_pretrained
 from tests.apptest_fragments import run_fragment
 from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, trace_values
-from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium, streamlit_server, wait_for_app
+from tests.browser_server import wait_for_app
 
 
 @pytest.fixture(autouse=True)
@@ -140,14 +140,13 @@ def test_shipped_models_match_the_built_in_corpora(name):
 
 
 @pytest.mark.browser
-def test_stop_button_in_a_browser_ends_training_with_a_usable_model():
-    """Stop ends the queued run at its next step, and its model (stopped early) is the one shown."""
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with streamlit_server() as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US").new_page()
+def test_stop_button_in_a_browser_ends_training_with_a_usable_model(browser, app_server):
+    """Stop ends the queued run at its next step, and its model (stopped early) is the one shown.
+    The shared server will do: the run is this browser context's own (its cookie)."""
+    url = app_server
+    context = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US")
+    try:
+        page = context.new_page()
         page.goto(url + "/?corpus=synthetic")
         wait_for_app(page)
         page.get_by_test_id("stSidebar").get_by_role("link", name=t("nav.lstm", "en")).click()
@@ -172,4 +171,5 @@ def test_stop_button_in_a_browser_ends_training_with_a_usable_model():
         assert t("lstm.stopped", "en").strip(", ") in captions  # "stopped early": the stopped model is shown
         assert t("lstm.source.trained", "en") in captions
         assert main.get_by_test_id("stException").count() == 0
-        browser.close()
+    finally:
+        context.close()
