@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import ROOT, screenshot, streamlit_server, wait_for_app
+from tests.browser_server import ROOT, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -19,14 +19,16 @@ def _lesson(n_lines: int = 150) -> str:
     return "\n".join(lines[:n_lines]) + "\n"
 
 
-def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(browser, tmp_path):
+def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(browser, app_server, tmp_path):
+    """On the shared server (it has had its first request): the upload and its runs are this browser
+    context's own; a run that queues behind another only waits longer behind the same placeholder."""
     path = tmp_path / "lesson.txt"
     path.write_text(_lesson(), encoding="utf-8")
     waiting = t("jobs.waiting_model", "en")
-    with streamlit_server() as url:  # a server of its own: its default run must not queue behind others
-        page = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US").new_page()
-        page.goto(url + "/?lang=en")  # a server's first request: Streamlit's legacy page lookup (ui/streamlit_fixes.py)
-        wait_for_app(page)
+    url = app_server
+    context = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US")
+    try:
+        page = context.new_page()
         page.goto(url + "/lstm-gates?lang=en")
         wait_for_app(page)
         main = page.get_by_test_id("stMainBlockContainer")
@@ -51,4 +53,5 @@ def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(br
         wait_for_app(page)
         assert main.get_by_test_id("stPlotlyChart").count() == 1 + 3  # the curve and the edit's charts, drawn on opening
         assert main.get_by_test_id("stException").count() == 0
-        page.context.close()
+    finally:
+        context.close()
