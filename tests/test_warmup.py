@@ -61,3 +61,23 @@ def test_the_warm_up_stores_the_english_sample_s_counts_and_shipped_models():
     assert counts is shared_counts(corpus) and counts.max_order >= 3
     registry = model_registry()
     assert all(registry.shipped(corpus.key, config) is not None for config in (RNN, LSTM))
+
+
+def test_heavy_imports_wait_for_an_idle_server_however_long(monkeypatch):
+    """torch._dynamo (seconds of CPU holding the GIL) waits for IDLE_SECONDS without a run, with
+    no time limit: a visitor clicking through pages is never slowed down by it."""
+    imported = []
+    monkeypatch.setattr(warmup, "GIVE_WAY_SECONDS", 0.0)  # the light steps' patience does not apply
+    monkeypatch.setattr(warmup, "IDLE_SECONDS", 600.0)
+    monkeypatch.setattr(warmup.importlib, "import_module", imported.append)
+    with warmup.script_run():
+        pass
+    waiter = threading.Thread(target=warmup._import_heavy, daemon=True)
+    waiter.start()
+    waiter.join(1.0)
+    assert waiter.is_alive() and imported == []  # a run ended just now: not idle yet
+    monkeypatch.setattr(warmup, "IDLE_SECONDS", 0.0)
+    with warmup._quiet:
+        warmup._quiet.notify_all()
+    waiter.join(60)
+    assert not waiter.is_alive() and imported == list(warmup.HEAVY_MODULES)

@@ -378,15 +378,21 @@ def view_url(page: str) -> str:
     return urllib.parse.urlunsplit((base.scheme, base.netloc, "/" + path, urllib.parse.urlencode(params), ""))
 
 
-def share_view(page: str, where=None, big: bool = False) -> None:
-    """The full link and a QR code of it (segno), for students to scan."""
+@st.cache_data(show_spinner=False, max_entries=512)
+def qr_png(url: str, scale: int) -> bytes:
+    """A QR code of ``url`` as PNG bytes (segno), made once per link and size."""
     import segno
 
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="png", scale=scale, border=2)
+    return buffer.getvalue()
+
+
+def share_view(page: str, where=None, big: bool = False) -> None:
+    """The full link and a QR code of it, for students to scan."""
     where = where or st
     url = view_url(page)
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="png", scale=10 if big else 5, border=2)
     box = where if big else where.expander(tr("teaching.share.header"))
     box.caption(tr("teaching.share.caption"))
-    box.image(buffer.getvalue(), width=420 if big else 220)
+    box.image(qr_png(url, 10 if big else 5), width=420 if big else 220)
     box.text(url)  # plain text: st.code would load the syntax highlighter (~0.4 s of a first page open)

@@ -3,11 +3,14 @@
 Started once per process (app.py's ``configure_process``), on one daemon thread:
 0. the corpus worker processes (ui/corpus_worker.py), which start in parallel;
 1. the modules the pages import (pandas alone takes about a second; segno, the teaching questions,
-   every ``lmcore`` module) and ``torch._dynamo``, which every optimizer step imports;
+   pandas' table styler and PIL, which tables and images need, every ``lmcore`` module);
 2. Plotly's validators: the first figure of each trace kind costs ~0.15 s of validator loading;
 3. the English sample at its default settings (the corpus a new visitor sees): its n-gram counts and
    its shipped recurrent models, in the same shared stores the pages read (a page that asks while
-   the warm-up builds one waits for it instead of building it twice).
+   the warm-up builds one waits for it instead of building it twice);
+4. ``torch._dynamo``, which every optimizer step imports: 2–3 s of CPU holding the GIL, during which
+   a page's run would get half the CPU at best. It waits for the server to be idle
+   (``IDLE_SECONDS`` without a run), however long that takes: a first training pays it otherwise.
 It gives way to the pages: before each module and each step it waits (up to a few seconds) until no
 script run is going on (app.py runs inside :func:`script_run`) and none ended in the last
 ``AFTER_RUN_SECONDS`` (the browser draws the page then, on the same few cores), so a visitor who
@@ -22,9 +25,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-WARM_MODULES = ("pandas", "pyarrow", "plotly.graph_objects", "segno", "torch._dynamo")
+WARM_MODULES = ("pandas", "pyarrow", "plotly.graph_objects", "segno", "pandas.io.formats.style", "PIL.PngImagePlugin")
+HEAVY_MODULES = ("torch._dynamo",)
 GIVE_WAY_SECONDS = 3.0  # the longest the warm-up waits for a quiet moment before it goes on anyway
 AFTER_RUN_SECONDS = 1.5  # a run's page is being drawn in its browser this long after the run ended
+IDLE_SECONDS = 8.0  # no run for this long: the server is idle (nobody is clicking through pages)
 
 _quiet = threading.Condition()
 _running = 0
@@ -46,15 +51,23 @@ def script_run() -> Iterator[None]:
             _quiet.notify_all()
 
 
-def _give_way() -> None:
-    """Wait for no run going on and none ended in the last AFTER_RUN_SECONDS (at most GIVE_WAY_SECONDS)."""
-    deadline = time.monotonic() + GIVE_WAY_SECONDS
+def _give_way(heavy: bool = False) -> None:
+    """Wait until no run is going on and none ended in the last AFTER_RUN_SECONDS, for at most
+    GIVE_WAY_SECONDS; ``heavy``: none in the last IDLE_SECONDS, for as long as that takes."""
+    deadline = float("inf") if heavy else time.monotonic() + GIVE_WAY_SECONDS
     with _quiet:
         while (now := time.monotonic()) < deadline:
-            if _running == 0 and now - _last_end >= AFTER_RUN_SECONDS:
+            quiet = IDLE_SECONDS if heavy else AFTER_RUN_SECONDS
+            if _running == 0 and now - _last_end >= quiet:
                 return
-            wait = deadline - now if _running else min(deadline - now, AFTER_RUN_SECONDS - (now - _last_end))
-            _quiet.wait(wait)
+            wait = deadline - now if _running else min(deadline - now, quiet - (now - _last_end))
+            _quiet.wait(None if wait == float("inf") else wait)
+
+
+def _import_heavy() -> None:
+    for name in HEAVY_MODULES:
+        _give_way(heavy=True)
+        importlib.import_module(name)
 
 
 def _import_all() -> None:
@@ -109,7 +122,7 @@ def _start_corpus_workers() -> None:
 
 
 def _warm() -> None:
-    for step in (_start_corpus_workers, _import_all, _plotly_validators, _english_defaults):
+    for step in (_start_corpus_workers, _import_all, _plotly_validators, _english_defaults, _import_heavy):
         _give_way()
         try:
             step()
