@@ -36,11 +36,12 @@ def _navigate_and_check_sidebar_kept(page, lang: str) -> list[str]:
     before = summary.inner_text()  # lowercased English sample: a reset checkbox changes the type count
     seen = [before]
     for stem in ("ngram", "home", "corpus"):
+        heading = page.get_by_role("heading", name=t("app.title" if stem == "home" else f"nav.{stem}", lang)).first
         page.locator("[data-testid='stSidebarNav']").get_by_text(t(f"nav.{stem}", lang), exact=True).click()
-        page.wait_for_timeout(1000)
+        heading.wait_for(timeout=120_000)  # the new page's run has begun (each page differs from the one before)
         wait_for_app(page)
         assert summary.inner_text() == before, stem
-        assert page.get_by_role("heading", name=t("app.title" if stem == "home" else f"nav.{stem}", lang)).first.is_visible()
+        assert heading.is_visible()
         seen.append(summary.inner_text())
     return seen
 

@@ -25,6 +25,7 @@ import pytest
 
 from lmcore.i18n import t
 from tests.browser_server import screenshot, wait_for_app
+from ui.navigation import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVE = ROOT / "deploy" / "serve"
@@ -238,6 +239,7 @@ class Student:
         self.page.on("response", self._response)
         self.page.on("websocket", lambda ws: ws.on("close", lambda _: self._closed()))
         self.page.goto(f"{url}/{path}?lang=en")
+        self.stem = next((stem for stem, url_path, _ in PAGES if url_path == path), "home")
         wait_for_app(self.page)
 
     def _response(self, response) -> None:
@@ -259,8 +261,13 @@ class Student:
         return self.page.locator("[data-testid='stSidebar']")
 
     def go(self, stem: str) -> None:
+        heading = self.page.get_by_role("heading", name=t("app.title" if stem == "home" else f"nav.{stem}", "en")).first
         self.page.locator("[data-testid='stSidebarNav']").get_by_text(t(f"nav.{stem}", "en"), exact=True).click()
-        self.page.wait_for_timeout(800)
+        if stem == self.stem:  # the same page again: nothing on it shows that its new run has begun
+            self.page.wait_for_timeout(800)
+        else:  # another page: its heading shows that its run has begun
+            heading.wait_for(timeout=120_000)
+        self.stem = stem
         wait_for_app(self.page)
 
     def upload(self) -> str:
