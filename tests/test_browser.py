@@ -10,14 +10,33 @@ from ui.navigation import PAGES
 pytestmark = pytest.mark.browser
 
 
+def _watch_dialogs(page):
+    page.dialogs = []
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    return page
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
-    page = context.new_page()
-    page.dialogs = []
-    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
-    yield page
+    yield _watch_dialogs(context.new_page())
     context.close()
+
+
+@pytest.fixture(scope="module")
+def reading_context(browser):
+    """One browser context for tests that only open pages (no upload, no training): each test's tab
+    is a new session of its own; the context's cache spares every tab loading the frontend anew."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def reading_page(reading_context):
+    page = _watch_dialogs(reading_context.new_page())
+    yield page
+    page.close()
 
 
 def _exceptions(page) -> list[str]:
@@ -72,8 +91,9 @@ def test_deep_link_as_first_request_runs_the_whole_app(browser):
         page.close()
 
 
-def test_uploader_speaks_chinese(page, app_server):
+def test_uploader_speaks_chinese(reading_page, app_server):
     """Streamlit draws the uploader's button and limit line in English only: in 中文 ours replace them."""
+    page = reading_page
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{app_server}/?lang=zh")
     wait_for_app(page)
@@ -92,8 +112,9 @@ def test_uploader_speaks_chinese(page, app_server):
 
 
 @pytest.mark.parametrize("stem, url_path, lang", [(stem, url, ("en", "zh")[i % 2]) for i, (stem, url, _) in enumerate(PAGES)])
-def test_every_page_loads_by_deep_link_with_the_sidebar(page, app_server, stem, url_path, lang):
+def test_every_page_loads_by_deep_link_with_the_sidebar(reading_page, app_server, stem, url_path, lang):
     """Each page in one language, alternating (AppTest runs every page in both: test_pages_apptest.py)."""
+    page = reading_page
     page.goto(f"{app_server}/{'' if stem == 'home' else url_path}?lang={lang}")
     wait_for_app(page)
     screenshot(page, f"{stem}-{lang}")
@@ -142,7 +163,8 @@ def test_uploaded_html_is_shown_as_text_and_never_runs(page, app_server, tmp_pat
     assert page.locator("img[src='x']").count() == 0
 
 
-def test_sidebar_choices_survive_navigation(page, app_server):
+def test_sidebar_choices_survive_navigation(reading_page, app_server):
+    page = reading_page
     page.goto(f"{app_server}/?lang=zh&corpus=english")
     wait_for_app(page)
     summaries = _navigate_and_check_sidebar_kept(page, "zh")
