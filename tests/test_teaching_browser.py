@@ -32,9 +32,24 @@ def wait_for_charts(page) -> None:
     page.wait_for_function(CHARTS_DRAWN, timeout=120_000)
 
 
-def open_slide(browser, app_server, slide: str, lang: str):
-    context = browser.new_context(viewport=PROJECTOR, locale="zh-CN" if lang == "zh" else "en-US")
-    page = context.new_page()
+@pytest.fixture(scope="module")
+def projector(browser):
+    """One browser context per language for the module: each test opens a tab (a session of its own)
+    and the tabs reuse the context's cache of the frontend."""
+    contexts = {}
+
+    def context(lang: str):
+        if lang not in contexts:
+            contexts[lang] = browser.new_context(viewport=PROJECTOR, locale="zh-CN" if lang == "zh" else "en-US")
+        return contexts[lang]
+
+    yield context
+    for context_ in contexts.values():
+        context_.close()
+
+
+def open_slide(projector, app_server, slide: str, lang: str):
+    page = projector(lang).new_page()
     page.goto(f"{app_server}/smoothing?present=1&slide={slide}&lang={lang}", timeout=300_000)
     wait_for_app(page, timeout=300_000)
     wait_for_charts(page)
@@ -50,8 +65,8 @@ def english_questions():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_projector_chart_text_is_at_least_16px_at_1280x720(browser, app_server, lang):
-    page = open_slide(browser, app_server, "charts", lang)
+def test_projector_chart_text_is_at_least_16px_at_1280x720(projector, app_server, lang):
+    page = open_slide(projector, app_server, "charts", lang)
     sizes = page.evaluate(FONT_SIZES)
     screenshot(page, f"teaching-projector-charts-{lang}", max_height=720)
     assert sizes["charts"] == 2, sizes  # one slide: the two charts of this section only
@@ -64,13 +79,13 @@ def test_projector_chart_text_is_at_least_16px_at_1280x720(browser, app_server, 
     page.wait_for_url(re.compile(r"slide=q-ngram\.continuation"), timeout=120_000)
     wait_for_app(page)
     assert "slide=q-ngram.continuation" in page.url
-    page.context.close()
+    page.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_answer_is_not_in_the_dom_before_reveal(browser, app_server, lang):
+def test_answer_is_not_in_the_dom_before_reveal(projector, app_server, lang):
     q = english_questions()["ngram.add_delta"]
-    page = open_slide(browser, app_server, "q-ngram.add_delta", lang)
+    page = open_slide(projector, app_server, "q-ngram.add_delta", lang)
     html = page.content()
     h, w = q.table.rows[0][:2]
     assert f"“{w}” | “{h}”" in html  # the question of the server is the one computed here
@@ -86,4 +101,4 @@ def test_answer_is_not_in_the_dom_before_reveal(browser, app_server, lang):
     assert q.answer_text(lang) in body and ("Right" in body or "答对了" in body)
     assert page.evaluate(FONT_SIZES)["charts"] == 1  # the chart that explains it
     screenshot(page, f"teaching-projector-revealed-{lang}", max_height=1400)
-    page.context.close()
+    page.close()
