@@ -93,7 +93,7 @@ def start_serve(run_dir: Path, replicas: int) -> Served:
         if process.poll() is not None or time.monotonic() > deadline:
             stop_serve(served)
             raise RuntimeError(f"deploy/serve did not come up:\n{served.output()}")
-        time.sleep(0.5)
+        time.sleep(0.1)
     served.replicas = {name: int(pid) for name, pid in re.findall(r"replica (r\d+) pid (\d+)", served.output())}
     return served
 
