@@ -20,7 +20,7 @@ TEST[3] = TEST[3][:2] + ["oov-word", "<s>"] + TEST[3][2:]
 TEST[7] = ["</s>", "w3", "<unk>"]
 
 
-def same_perplexity(got, want) -> None:
+def assert_same_perplexity(got, want) -> None:
     assert (got.n_tokens, got.n_oov, got.n_zero) == (want.n_tokens, want.n_oov, want.n_zero)
     assert got.log_prob == pytest.approx(want.log_prob, rel=1e-12, abs=1e-9)
     for a, b in ((got.ppl, want.ppl), (got.ppl_excl_oov, want.ppl_excl_oov)):
@@ -33,8 +33,8 @@ def test_query_perplexity_is_the_models(method, order):
     lm = NgramModel(COUNTS, order, method)
     query = NgramQuery(lm)
     want = lm.perplexity(TEST)
-    same_perplexity(query.perplexity(TEST), want)
-    same_perplexity(query.perplexity_of_lines(" ".join(s) for s in TEST), want)
+    assert_same_perplexity(query.perplexity(TEST), want)
+    assert_same_perplexity(query.perplexity_of_lines(" ".join(s) for s in TEST), want)
     assert want.n_oov > 0  # the OOV sum is exercised
 
 
@@ -48,14 +48,14 @@ def test_query_counts_an_oov_only_when_the_model_did_not_train_unk():
     lm = NgramModel.fit(train, 3, "modified-kn")
     query = NgramQuery(lm)
     for test in ([["a", "zzz", "<unk>", "b"]], [["<unk>"]]):
-        same_perplexity(query.perplexity(test), lm.perplexity(test))
+        assert_same_perplexity(query.perplexity(test), lm.perplexity(test))
 
 
 def test_lines_are_split_as_str_split_and_blank_lines_skipped():
     lm = NgramModel(COUNTS, 3, "modified-kn")
     query = NgramQuery(lm)
     lines = ["w1  w2\tw3", "", "   ", "w4\u3000w5 w1"]
-    same_perplexity(query.perplexity_of_lines(lines), lm.perplexity([s.split() for s in lines if s.split()]))
+    assert_same_perplexity(query.perplexity_of_lines(lines), lm.perplexity([s.split() for s in lines if s.split()]))
     empty = query.perplexity_of_lines([])
     assert empty.n_tokens == 0 and math.isnan(empty.ppl)
 
@@ -69,7 +69,7 @@ sentences_st = st.lists(st.lists(st.sampled_from(["a", "b", "c", "d", "</s>", "<
        st.integers(1, 5))
 def test_random_texts_have_the_models_perplexity(train, test, method, order):
     lm = NgramModel.fit(train, order, method)
-    same_perplexity(NgramQuery(lm).perplexity(test), lm.perplexity(test))
+    assert_same_perplexity(NgramQuery(lm).perplexity(test), lm.perplexity(test))
 
 
 @settings(max_examples=80, deadline=None)

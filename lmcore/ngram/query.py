@@ -28,7 +28,7 @@ import numpy as np
 from lmcore.lm_protocol import Perplexity
 from lmcore.ngram.hashindex import HashIndex
 from lmcore.ngram.model import NgramModel
-from lmcore.ngram.textio import _int32_values, split_text
+from lmcore.ngram.textio import int32_values, split_text
 from lmcore.ngram.vocab import EOS_ID, Stream, encode, stream_of_ids
 
 
@@ -95,7 +95,7 @@ class NgramQuery:
         distinct = encoded.dictionary.to_pylist()
         type_ids = np.fromiter(map(self._id_of_bytes.get, distinct, repeat(-1, len(distinct))), dtype=np.int64,
                                count=len(distinct))
-        return type_ids[_int32_values(encoded.indices)]
+        return type_ids[int32_values(encoded.indices)]
 
     def perplexity_of_stream(self, stream: Stream) -> Perplexity:
         """Perplexity of an encoded stream (see the module docstring for the sum)."""
@@ -103,7 +103,7 @@ class NgramQuery:
             return self.model.perplexity_of_stream(stream)
         ids = stream.ids.astype(np.int64)
         where = np.flatnonzero(stream.pos >= 1)  # every predicted position
-        oov = stream.oov
+        n, oov = len(where), stream.oov
         unigram = self.values[0][ids[where]]
         total, total_oov = float(unigram.sum()), float(unigram[oov[where]].sum())
         context = ids[where - 1]  # order 2: the context row is the previous word's id
@@ -127,8 +127,7 @@ class NgramQuery:
             go = np.flatnonzero(hit & (words != EOS_ID))
             look = np.flatnonzero(hit[go + 1])
             where, context = where[go] + 1, rows[go]
-        n = int(np.count_nonzero(stream.pos >= 1))
-        n_oov = int(np.count_nonzero(oov)) if oov is not None else 0
+        n_oov = int(np.count_nonzero(oov))
         kept = n - n_oov
         ppl = float(np.exp(-total / n)) if n else float("nan")
         ppl_in = float(np.exp(-(total - total_oov) / kept)) if kept else float("nan")

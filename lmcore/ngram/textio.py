@@ -56,7 +56,7 @@ class _Merger:
     def encode(self, tokens) -> np.ndarray:
         """Global ids of an Arrow array of tokens (new types appended in their order)."""
         encoded = self.pc.dictionary_encode(tokens, memory_pool=self.pool)
-        local, block = _int32_values(encoded.indices), encoded.dictionary
+        local, block = int32_values(encoded.indices), encoded.dictionary
         if self.known is None:
             where = np.full(len(block), -1, dtype=np.int64)
         else:
@@ -87,14 +87,14 @@ def index_in(pc, values, value_set, pool=None) -> np.ndarray:
     """Index of each of the Arrow ``values`` in the Arrow ``value_set`` (int64, -1: absent), by
     Arrow's hash lookup; the validity bits are read directly (``fill_null`` imports pandas)."""
     found = pc.index_in(values, value_set=value_set, memory_pool=pool)
-    where = _int32_values(found).astype(np.int64)
+    where = int32_values(found).astype(np.int64)
     if found.null_count:
         bits = np.unpackbits(np.frombuffer(found.buffers()[0], dtype=np.uint8), bitorder="little")
         where[bits[found.offset:found.offset + len(found)] == 0] = -1
     return where
 
 
-def _int32_values(array) -> np.ndarray:
+def int32_values(array) -> np.ndarray:
     """The int32 values of an Arrow array without nulls, read from its buffer (``np.asarray``
     would import pandas through pyarrow's compatibility layer: half a second at start-up)."""
     data = np.frombuffer(array.buffers()[1], dtype=np.int32)
