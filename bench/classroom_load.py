@@ -26,7 +26,8 @@ below 100 % nor a fragment that polls (auto_rerun). A training that fails shows 
 an error. Server RSS: ``--start`` measures the server it launched (psutil); with ``--url``, the
 processes given by ``--pids``, else no RSS lines. "Pre-test" RSS is taken after one warm-up
 session has visited every page and closed (on a cold server that builds the English corpus's models
-and figures: minutes; behind a load balancer it warms one replica only); "final" RSS
+and figures: minutes; behind a load balancer it warms one replica only) and the server is at rest
+(``--rest-before`` seconds, long enough for its idle-time warm-up, then until its CPU is idle 2 s); "final" RSS
 ``--after-close`` seconds after the last student closed (Streamlit keeps a closed session for
 server.disconnectedSessionTTL, 120 s by default). Students act every ``--think`` 2-8 s: 40 % page
 changes, 60 % control moves (every keyed widget but training recipes, free text and the uploader;
@@ -55,6 +56,7 @@ from classroom_common import (  # noqa: E402
     ROOT, TRAIN_BUTTONS, URL_PATHS, Recorder, SettleTimeout, new_marker, upload_payload,
 )
 from classroom_monitor import Monitor  # noqa: E402
+from ui.warmup import IDLE_SECONDS  # noqa: E402
 from lmcore.i18n import t  # noqa: E402
 from classroom_ws import WsStudent  # noqa: E402
 
@@ -308,6 +310,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ramp", type=float, default=5.0, help="students open the app within this many seconds")
     parser.add_argument("--settle-timeout", type=float, default=60.0)
     parser.add_argument("--after-close", type=float, default=10.0)
+    parser.add_argument("--rest-before", type=float, default=IDLE_SECONDS + 2,
+                        help="seconds to wait after the warm-up visit (then until the server is idle 2 s) before the pre-test RSS")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the server we started is stopped too
@@ -331,8 +335,8 @@ def main(argv: list[str] | None = None) -> None:
 def _measure(url: str, pids: list[int], args, log: Path | None) -> None:
     asyncio.run(warm_up(url, args.pages))
     monitor = Monitor(pids) if pids else None
-    if monitor:
-        time.sleep(2)
+    if monitor:  # "pre": the server at rest, its idle-time warm-up (ui/warmup.py: heavy imports) done
+        print(f"pre_test_wait_s: {monitor.wait_at_rest(args.rest_before):.1f}")
         monitor.mark("pre")
         monitor.start()
     rec, elapsed = asyncio.run(run_class(url, args))

@@ -77,6 +77,22 @@ class Monitor:
                     self.server_seconds.append((used - last) / (now - last_t))
                 last, last_t = used, now
 
+    def wait_at_rest(self, at_least: float, quiet: float = 2.0, idle_cores: float = 0.05, cap: float = 90.0) -> float:
+        """Wait ``at_least`` seconds, then until the server used under ``idle_cores`` for ``quiet``
+        seconds (at most ``cap`` in all); the seconds waited."""
+        start = time.monotonic()
+        time.sleep(at_least)
+        while time.monotonic() - start < cap:
+            before = self._server_cpu()
+            time.sleep(quiet)
+            if self._server_cpu() - before < idle_cores * quiet:
+                break
+        return time.monotonic() - start
+
+    def _server_cpu(self) -> float:
+        self._sample_cpu()
+        return sum(self.cpu["server"].values())
+
     def mark(self, name: str) -> None:
         """Note the RSS now; at "closed" (every student gone) also close the CPU accounting window."""
         self.marks[name] = self.rss()

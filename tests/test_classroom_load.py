@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 
 COMMAND = [sys.executable, "bench/classroom_load.py", "--start", "--sessions", "5", "--duration", "8", "--browsers", "1",
            "--upload-share", "0.6", "--trainers", "2", "--train-buttons", "lstm_train", "--quick-training",
-           "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300", "--after-close", "1",
+           "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300", "--after-close", "1", "--rest-before", "0",
            "--ramp", "3", "--think", "1", "4"]
 
 
