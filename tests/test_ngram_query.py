@@ -94,3 +94,20 @@ def test_hash_index_survives_keys_that_share_home_slots_and_wrap_around():
     index = HashIndex(keys, load=0.99)
     assert np.array_equal(index.find(keys), np.arange(len(keys)))
     assert (index.find(keys + 1) == -1).all()
+
+
+def test_hash_index_probing_alone_finds_every_key(monkeypatch):
+    """With the probe steps unbounded the sorted-key fallback is never needed: the probing itself
+    (home slots, steps past occupied slots, wrap-around) must find every key and reject the rest."""
+    import lmcore.ngram.hashindex as hashindex
+
+    def no_fallback(*args):
+        raise AssertionError("the sorted-key fallback was used")
+
+    keys = np.unique(np.random.default_rng(5).integers(0, 2 ** 40, 5000))
+    monkeypatch.setattr(hashindex, "PROBE_STEPS", len(keys) + 2)  # longer than any cluster can be
+    monkeypatch.setattr(hashindex, "lookup", no_fallback)
+    for load in (0.25, 0.9, 0.99):
+        index = HashIndex(keys, load)
+        assert np.array_equal(index.find(keys), np.arange(len(keys)))
+        assert (index.find(keys + 1)[np.isin(keys + 1, keys, invert=True)] == -1).all()
