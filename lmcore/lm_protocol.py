@@ -70,12 +70,18 @@ def perplexity_from_logprobs(logprobs: np.ndarray, oov: np.ndarray) -> Perplexit
     """Perplexity of a flat array of ln-probabilities (one per predicted token)."""
     logprobs = np.asarray(logprobs, dtype=np.float64)
     oov = np.asarray(oov, dtype=bool)
-    n, n_oov = len(logprobs), int(oov.sum())
-    total = float(logprobs.sum()) if n else 0.0
-    kept = logprobs[~oov]
+    total = float(logprobs.sum()) if len(logprobs) else 0.0
+    return perplexity_from_sums(total, float(logprobs[~oov].sum()), len(logprobs), int(oov.sum()),
+                                int(np.isneginf(logprobs).sum()))
+
+
+def perplexity_from_sums(total: float, total_kept: float, n: int, n_oov: int, n_zero: int = 0) -> Perplexity:
+    """Perplexity from Σ ln P over all n predicted tokens (``total``) and over the n − n_oov that are
+    not OOVs (``total_kept``): PPL = exp(−total / n); without OOVs exp(−total_kept / (n − n_oov))."""
+    kept = n - n_oov
     ppl = float(np.exp(-total / n)) if n else float("nan")
-    ppl_in = float(np.exp(-kept.sum() / len(kept))) if len(kept) else float("nan")
-    return Perplexity(ppl, ppl_in, total, n, n_oov, int(np.isneginf(logprobs).sum()))
+    ppl_in = float(np.exp(-total_kept / kept)) if kept else float("nan")
+    return Perplexity(ppl, ppl_in, total, n, n_oov, n_zero)
 
 
 def perplexity_of(scores: Iterable[TokenLogProbs]) -> Perplexity:

@@ -1,9 +1,8 @@
 """A hash index over a table's sorted packed keys: row of a key in O(1) expected memory reads.
 
 Open addressing with linear probing, a quarter full (``LOAD``). Slot s holds ``key << row_bits | row``
-(one int64), or -1 when empty; the home slot of a key comes from
-the top bits of ``key · φ·2⁶⁴`` (Fibonacci hashing). Lookups are exact: the key itself is compared, so
-there are no false positives. The build and the lookups are NumPy passes over all keys at once,
+(one int64), or -1 when empty; a key's home slot comes from the top bits of ``key · φ·2⁶⁴``
+(Fibonacci hashing). Lookups are exact: the key itself is compared, so there are no false positives. The build and the lookups are NumPy passes over all keys at once,
 one pass per probe step (a step moves only the keys still looking).
 
 Memory: 8 bytes per slot, 4 slots per key (when a key and its row do not fit in 63 bits

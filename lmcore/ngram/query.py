@@ -25,7 +25,7 @@ from itertools import repeat
 
 import numpy as np
 
-from lmcore.lm_protocol import Perplexity
+from lmcore.lm_protocol import Perplexity, perplexity_from_sums
 from lmcore.ngram.hashindex import HashIndex
 from lmcore.ngram.model import NgramModel
 from lmcore.ngram.textio import int32_values, split_text
@@ -104,10 +104,10 @@ class NgramQuery:
         ids = stream.ids.astype(np.int64)
         where = np.flatnonzero(stream.pos >= 1)  # every predicted position
         n, oov = len(where), stream.oov
-        unigram = self.values[0][ids[where]]
-        total, total_oov = float(unigram.sum()), float(unigram[oov[where]].sum())
-        context = ids[where - 1]  # order 2: the context row is the previous word's id
         any_oov = bool(oov[where].any())
+        unigram = self.values[0][ids[where]]
+        total, total_oov = float(unigram.sum()), float(unigram[oov[where]].sum()) if any_oov else 0.0
+        context = ids[where - 1]  # order 2: the context row is the previous word's id
         look = None  # order 2: every (h', w) = w is a stored unigram
         for values, index, table in zip(self.values[1:], self.indexes, self.model.tables[1:]):
             words = ids[where]
@@ -127,8 +127,4 @@ class NgramQuery:
             go = np.flatnonzero(hit & (words != EOS_ID))
             look = np.flatnonzero(hit[go + 1])
             where, context = where[go] + 1, rows[go]
-        n_oov = int(np.count_nonzero(oov))
-        kept = n - n_oov
-        ppl = float(np.exp(-total / n)) if n else float("nan")
-        ppl_in = float(np.exp(-(total - total_oov) / kept)) if kept else float("nan")
-        return Perplexity(ppl, ppl_in, total, n, n_oov, 0)
+        return perplexity_from_sums(total, total - total_oov, n, int(np.count_nonzero(oov)))  # all finite here
