@@ -11,14 +11,18 @@ if __name__ != "__mp_main__":
     import streamlit as st
 
     from ui import warmup
+    from ui.python_fixes import serialise_ast_parsing
     from ui.entry import run_app
 
     @st.cache_resource(show_spinner=False)
     def configure_process() -> None:
         """Once per server process, before any page computes: torch runs each small model on one thread
         (runs go in parallel on the job scheduler's workers instead); no run changes it later. Then the
-        warm-up (ui/warmup.py) prepares in the background what the pages need first."""
+        warm-up (ui/warmup.py) prepares in the background what the pages need first. Before any of
+        that, ``ast.parse`` is made safe for this server's threads (ui/python_fixes.py)."""
         import torch
+
+        serialise_ast_parsing()
 
         torch.set_num_threads(max(1, int(os.environ.get("LMLAB_TORCH_THREADS", "1"))))
         warmup.start()
