@@ -28,8 +28,11 @@ processes given by ``--pids``, else no RSS lines. "Pre-test" RSS is taken after 
 session has visited every page and closed (on a cold server that builds the English corpus's models
 and figures: minutes; behind a load balancer it warms one replica only) and the server is at rest
 (``--rest-before`` seconds, long enough for its idle-time warm-up, then until its CPU is idle 2 s); "final" RSS
-``--after-close`` seconds after the last student closed (Streamlit keeps a closed session for
-server.disconnectedSessionTTL, 120 s by default). Students act every ``--think`` 2-8 s: 40 % page
+``--after-close`` seconds after the last student closed (the app closes a disconnected session
+after ``LMLAB_RECONNECT_SECONDS``, ui/sessions.py; Streamlit alone would keep it, and its uploaded
+files for good). ``server_uploads_gone_after_close_s``: when the server's metrics
+(``/_stcore/metrics``, the upload manager's bytes; refreshed every 5 s) first showed no uploaded
+file held after the last student closed. Students act every ``--think`` 2-8 s: 40 % page
 changes, 60 % control moves (every keyed widget but training recipes, free text and the uploader;
 the page's tabs too: opening another part of a page).
 A planned upload or training happens even after the deadline, so what a run does is the same on a
@@ -332,6 +335,29 @@ def main(argv: list[str] | None = None) -> None:
         _measure(args.url.rstrip("/"), args.pids, args, None)
 
 
+def uploaded_bytes(url: str) -> int | None:
+    """Bytes of uploaded files the server holds (its /_stcore/metrics), None if it does not say."""
+    try:
+        text = urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=10).read().decode()
+    except OSError:
+        return None
+    held = [line.rsplit(" ", 1)[1] for line in text.splitlines()
+            if line.startswith('cache_memory_bytes{cache_type="UploadedFileManager"')]
+    return int(float(held[0])) if held else 0
+
+
+def uploads_gone_after(url: str, closed_at: float, limit: float = 60.0) -> str:
+    """Seconds from ``closed_at`` until the server holds no uploaded file (polled), or 'never'."""
+    while (now := time.monotonic()) - closed_at < limit:
+        held = uploaded_bytes(url)
+        if held is None:
+            return "unknown"
+        if held == 0:
+            return f"{now - closed_at:.1f}"
+        time.sleep(0.5)
+    return f"never (within {limit:.0f} s)"
+
+
 def _measure(url: str, pids: list[int], args, log: Path | None) -> None:
     asyncio.run(warm_up(url, args.pages))
     monitor = Monitor(pids) if pids else None
@@ -340,16 +366,19 @@ def _measure(url: str, pids: list[int], args, log: Path | None) -> None:
         monitor.mark("pre")
         monitor.start()
     rec, elapsed = asyncio.run(run_class(url, args))
+    closed_at = time.monotonic()
     if monitor:
         monitor.mark("closed")
         time.sleep(args.after_close)
         monitor.mark("final")
         monitor.stop()
+    uploads_gone = uploads_gone_after(url, closed_at)
     for name, value in rec.report(args.sessions, args.browsers, args.duration, elapsed):
         print(f"{name}: {value}")
     if monitor:
         for name, value in monitor.report(elapsed):
             print(f"{name}: {value}")
+    print(f"server_uploads_gone_after_close_s: {uploads_gone}")
     if log is not None:  # informational: Streamlit itself logs some (e.g. a websocket closing mid-send)
         tracebacks = log.read_text(errors="replace").count("Traceback")
         print(f"server_log_tracebacks: {tracebacks}")

@@ -76,6 +76,11 @@ def test_no_student_sees_another_ones_upload(figures):
     assert int(figures["leaks"]) == 0, figures["detail"]
 
 
+def test_the_server_lets_go_of_every_upload_after_the_class(figures):
+    """Streamlit alone keeps a closed tab's session, and its uploaded files for good (ui/sessions.py)."""
+    assert figures["server_uploads_gone_after_close_s"].replace(".", "").isdigit(), figures["server_uploads_gone_after_close_s"]
+
+
 def test_server_memory_is_reported(figures):
     assert float(figures["rss_pre_mb"]) > 0 and float(figures["rss_peak_mb"]) >= float(figures["rss_pre_mb"])
     assert "rss_final_mb" in figures

@@ -150,15 +150,15 @@ def test_generator_dropout_is_reproducible_unbiased_and_off_in_eval():
     assert torch.equal(drop(x), x)
 
 
-def test_an_upload_nobody_uses_any_more_is_dropped_with_everything_made_from_it():
-    from ui.uploads import UploadTracker
+def test_a_corpus_nobody_shows_any_more_is_dropped_with_everything_made_from_it():
+    from ui.corpus_use import CorpusTracker
 
     store = SizedStore(budget=1000)
     store.put(("corpus", "a"), "A", 10, tag="upload:a")
     store.put(("counts", "a"), "counts A", 10, tag="text:a")
     store.put(("corpus", "b"), "B", 10, tag="upload:b")
     store.put(("corpus", "english"), "E", 10)
-    tracker, live = UploadTracker(store), {"s1", "s2"}
+    tracker, live = CorpusTracker(store), {"s1", "s2"}
     tracker.touch("s1", "upload:a", "text:a")
     tracker.touch("s2", "upload:a", "text:a")
     tracker.touch("s3", "upload:b")

@@ -34,10 +34,10 @@ def model_registry() -> ModelRegistry:
     return ModelRegistry(int(budget_bytes() * MODEL_SHARE))
 
 
-def text_tag(corpus: Corpus) -> str:
-    """What every stored item made from this corpus's text is tagged with (its text digest), so the
-    items of an upload can be dropped together when no session uses it any more."""
-    return "text:" + corpus.key.split("-")[0]
+def corpus_tag(corpus: Corpus) -> str:
+    """What every stored item made from this corpus (its text and settings) is tagged with, so they
+    can be dropped together when no session shows the corpus any more (ui/corpus_use.py)."""
+    return "corpus:" + corpus.key
 
 
 def session_models() -> OwnerModels:
@@ -83,7 +83,7 @@ def shared_counts(corpus: Corpus) -> NgramCounts:
     the shared store; raises :class:`TooLarge` for a text too large even at order 1."""
     order = count_order(corpus)
     return data_store().get_or_build(("counts", corpus.key, order),
-                                     lambda: count_ngrams(corpus.mapped("train"), order), _size, text_tag(corpus))
+                                     lambda: count_ngrams(corpus.mapped("train"), order), _size, corpus_tag(corpus))
 
 
 def ngram_counts(corpus: Corpus) -> NgramCounts:
@@ -104,4 +104,4 @@ def ngram_model(corpus: Corpus, order: int, method: str = "modified-kn", delta: 
         order = counts.max_order
     return data_store().get_or_build(("ngram", corpus.key, order, method, delta, discount),
                                      lambda: NgramModel(counts, order, method, delta=delta, discount=discount),
-                                     lambda model: arrays_nbytes(model.levels) + 2**16, text_tag(corpus))
+                                     lambda model: arrays_nbytes(model.levels) + 2**16, corpus_tag(corpus))

@@ -24,7 +24,7 @@ from lmcore.training.loop import untrained_lm
 from lmcore.training.neural_lm import NeuralLM
 from lmcore.training.registry import model_nbytes
 from ui.jobs import job_status, my_jobs, submit
-from ui.models import data_store, session_models
+from ui.models import corpus_tag, data_store, session_models
 from ui.scheduler import Job, JobContext
 from ui.state import tr
 from ui.training import start_lm_training
@@ -58,7 +58,8 @@ def untrained(corpus: Corpus, config: TrainConfig = RNN) -> NeuralLM:
     """The network ``config`` describes before training (seeded): the pages' "random" model."""
     train, itos = corpus.mapped("train"), list(corpus.vocab.itos)
     return data_store().get_or_build(("untrained", corpus.key, config.key()),
-                                     lambda: untrained_lm(train, itos, config, corpus.key), model_nbytes)
+                                     lambda: untrained_lm(train, itos, config, corpus.key), model_nbytes,
+                                     corpus_tag(corpus))
 
 
 def _progress_text(job: Job) -> str:
@@ -123,7 +124,7 @@ def clip_logs(corpus: Corpus, settings: ClipRunSettings) -> dict[str, TrainingLo
         result = clipping_experiment(train, itos, settings, report=ctx.report)
         if ctx.should_stop():  # stopped or out of time: a partial run is not the experiment
             return None
-        data_store().put(key, result, sum(3 * log.loss.nbytes for log in result.values()))
+        data_store().put(key, result, sum(3 * log.loss.nbytes for log in result.values()), corpus_tag(corpus))
         return result
 
     if not _tried(CLIP_KIND, **params):

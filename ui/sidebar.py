@@ -15,8 +15,8 @@ from lmcore.i18n import LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
 from ui.corpus_worker import build_sample, build_upload
 from ui.memory import TooLarge, deep_list_nbytes
-from ui.models import data_store, text_tag
-from ui.uploads import track_upload
+from ui.models import corpus_tag, data_store
+from ui.corpus_use import track_corpus
 from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
 from ui.streamlit_fixes import uploader_texts_css
 
@@ -133,6 +133,9 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
     upload = st.session_state.get("upload") if source == "upload" else None
     key = corpus_key(source, settings, n_synthetic, upload["digest"] if upload else "")
 
+    built_in = not upload and settings == default_settings(source) and (
+        source != "synthetic" or n_synthetic == DEFAULT_SYNTHETIC_SENTENCES)
+
     def build() -> Corpus:
         placeholder = st.empty()  # the progress disappears once the corpus is built (or refused)
         try:
@@ -141,16 +144,19 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
                 progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
                 if upload:
                     return build_upload(key, upload["data"], upload["name"], settings, progress)
-                if settings == default_settings(source) and (source != "synthetic" or n_synthetic == DEFAULT_SYNTHETIC_SENTENCES):
+                if built_in:
                     return load_sample(source, settings, n_synthetic)  # once per server, small: here
                 return build_sample(key, source, settings, n_synthetic)
         finally:
             placeholder.empty()
 
-    tag = "upload:" + upload["digest"] if upload else None
+    if built_in:  # kept for everyone (never dropped)
+        corpus = data_store().get_or_build(key, build, corpus_nbytes)
+        track_corpus()
+        return corpus
+    tag = "built:" + repr(key[1:])  # an upload's bytes are in the key by their digest
     corpus = data_store().get_or_build(key, build, corpus_nbytes, tag)
-    if upload:
-        track_upload(tag, text_tag(corpus))
+    track_corpus(tag, corpus_tag(corpus))
     return corpus
 
 

@@ -1,0 +1,75 @@
+"""Corpora other than the built-in samples at their default settings are kept in memory only while
+a session shows them.
+
+An upload, or a sample with other settings (another tokenizer, say), is stored with everything made
+from it under its tags (ui/models.py's ``corpus_tag``). Every script run records which tags its
+session shows (none for a built-in default: those stay, warm, for the next visitor). A janitor
+thread looks every few seconds: a corpus no connected session shows any more has its corpus,
+counts, n-gram models and clipping runs dropped from the shared store at once (instead of waiting
+for eviction), and the freed memory is handed back to the operating system. Models a browser
+trained stay in its own store (a reload finds them) until the budget evicts them.
+"""
+from __future__ import annotations
+
+import ctypes
+import gc
+import time
+from collections.abc import Callable
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+from ui.memory import SizedStore
+from ui.models import data_store
+from ui.sessions import SessionUse, start_sweeper
+
+
+class CorpusTracker:
+    """Which sessions show which corpus; ``sweep`` drops the corpora nobody shows."""
+
+    def __init__(self, store: SizedStore) -> None:
+        self.store = store
+        self.use = SessionUse(exclusive=True)  # a session shows one corpus at a time
+
+    def touch(self, session_id: str, *tags: str) -> None:
+        """The session now shows the corpus whose stored items carry ``tags`` (and no other; no tags:
+        a built-in default, which is never dropped)."""
+        self.use.touch(session_id, *tags)
+
+    def sweep(self, is_active: Callable[[str], bool]) -> list[str]:
+        """Forget sessions that ended; drop the stored items of corpora left without a session."""
+        return self.drop(self.use.unused(is_active, time.monotonic()))
+
+    def drop(self, tags: list[str]) -> list[str]:
+        for tag in tags:
+            self.store.discard_tag(tag)
+        return tags
+
+
+def release_memory() -> None:
+    """Collect garbage and return free heap pages to the OS (glibc), so RSS falls after a class."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+@st.cache_resource(show_spinner=False)
+def corpus_tracker() -> CorpusTracker:
+    tracker = CorpusTracker(data_store())
+
+    def drop_and_release(tags: list[str]) -> None:
+        tracker.drop(tags)
+        release_memory()
+
+    start_sweeper("lmlab-corpus-janitor", tracker.use, drop_and_release)
+    return tracker
+
+
+def track_corpus(*tags: str) -> None:
+    """Record that this session shows the corpus whose stored items carry ``tags`` (none: a
+    built-in default)."""
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        corpus_tracker().touch(ctx.session_id, *tags)
