@@ -154,3 +154,20 @@ def test_a_worker_leaves_when_its_server_is_killed(tmp_path):
         assert not worker.is_running() or worker.status() == psutil.STATUS_ZOMBIE
     finally:
         server.kill()
+
+
+def test_idle_workers_that_built_an_upload_are_replaced_by_fresh_ones():
+    fresh = BuildPool(1)
+    try:
+        first = fresh._executor.submit(os.getpid).result(timeout=120)
+        assert not fresh.recycle_if_idle()  # nothing uploaded yet: the warm worker stays
+        assert fresh._executor.submit(os.getpid).result(timeout=120) == first
+        text = sample_text("english")[:5000].encode()
+        fresh.build(("upload", "r"), "upload", (text, "r.txt", CorpusSettings()))
+        assert fresh.recycle_if_idle()
+        second = fresh._executor.submit(os.getpid).result(timeout=120)
+        assert second != first
+        assert not fresh.recycle_if_idle()  # the new workers have built no upload
+        assert fresh.build(("upload", "r2"), "upload", (text, "r2.txt", CorpusSettings())).n_tokens > 0
+    finally:
+        fresh._executor.shutdown(wait=True, cancel_futures=True)

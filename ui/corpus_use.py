@@ -19,6 +19,7 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
+from ui.corpus_worker import recycle_idle_workers
 from ui.memory import SizedStore
 from ui.models import data_store
 from ui.sessions import SessionUse, start_sweeper
@@ -47,7 +48,9 @@ class CorpusTracker:
 
 
 def release_memory() -> None:
-    """Collect garbage and return free heap pages to the OS (glibc), so RSS falls after a class."""
+    """Collect garbage and return free heap pages to the OS (glibc), so RSS falls after a class;
+    corpus workers that built an upload are replaced by fresh ones when idle."""
+    recycle_idle_workers()
     gc.collect()
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)

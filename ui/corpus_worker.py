@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from lmcore.corpus import Corpus, CorpusError, CorpusSettings, build_corpus
 from lmcore.corpus.limits import APP_LIMITS
 from lmcore.samples import load_sample
+from ui.memory import limit_heap_fragmentation
 
 TASKS_PER_WORKER = 8
 POLL_SECONDS = 0.1
@@ -40,6 +41,7 @@ _worker_queue = None  # in a worker: the queue its builds report progress on
 def _init_worker(queue) -> None:
     global _worker_queue
     _worker_queue = queue
+    limit_heap_fragmentation()
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
 
 
@@ -88,7 +90,7 @@ class BuildPool:
         threading.Thread(target=self._read_progress, name="lmlab-build-progress", daemon=True).start()
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        self._submitted = 0
+        self._submitted = self._uploads = 0
         return ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_init_worker,
                                    initargs=(self._queue,))
 
@@ -122,9 +124,21 @@ class BuildPool:
                 self._replace_executor()
                 future = self._executor.submit(_work, build_id, kind, args)
             self._submitted += 1
+            self._uploads += kind == "upload"
             self._flying[key] = (build_id, future)
             future.add_done_callback(lambda f, k=key, b=build_id: self._forget(k, b))
             return build_id, future
+
+    def recycle_if_idle(self) -> bool:
+        """Fresh workers now, if they built an upload and none is building: the memory a big text
+        needed goes back to the system when the class that uploaded it has gone (ui/corpus_use.py's
+        ``release_memory``), not only after :data:`TASKS_PER_WORKER` more builds."""
+        with self._lock:
+            if not self._uploads or any(not future.done() for _, future in self._flying.values()):
+                return False
+            self._replace_executor()
+        self.start_workers()
+        return True
 
     def _forget(self, key: Hashable, build_id: str) -> None:
         with self._lock:
@@ -163,6 +177,11 @@ def pool() -> BuildPool:
         if _pool is None:
             _pool = BuildPool(worker_count())
         return _pool
+
+
+def recycle_idle_workers() -> bool:
+    """:meth:`BuildPool.recycle_if_idle` of the process's pool, if it has one."""
+    return _pool is not None and _pool.recycle_if_idle()
 
 
 def build_upload(key: Hashable, data: bytes, name: str, settings: CorpusSettings,

@@ -1,0 +1,32 @@
+"""Is a 300 KB block mapped on its own after a 16 MB block was freed? glibc's dynamic threshold says
+no; ui/memory.py's limit_heap_fragmentation says yes. As a script, prints ``mapped_alone: True|False``
+(with ``--limited ROOT``: after setting the limit). Used by tests/test_heap.py."""
+import ctypes
+import sys
+
+
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+
+def mapped_alone() -> bool:
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = MallInfo2
+    libc.malloc.restype = ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    libc.free(libc.malloc(16 * 2**20))  # freeing a mapped 16 MB block raises glibc's dynamic threshold
+    before = libc.mallinfo2().hblks
+    block = libc.malloc(300 * 2**10)
+    alone = libc.mallinfo2().hblks == before + 1
+    libc.free(block)
+    return alone
+
+
+if __name__ == "__main__":
+    if "--limited" in sys.argv:
+        sys.path.insert(0, sys.argv[sys.argv.index("--limited") + 1])
+        from ui.memory import limit_heap_fragmentation
+
+        assert limit_heap_fragmentation()
+    print(f"mapped_alone: {mapped_alone()}")
