@@ -137,6 +137,8 @@ class Recorder:
         for kind in sorted({a.kind for a in self.actions}):
             values = [a.seconds for a in self.actions if a.kind == kind]
             lines.append((f"settle_{kind}_p50_p95_s", f"{percentile(values, 50):.2f} {percentile(values, 95):.2f}"))
+        slowest = sorted(self.actions, key=lambda a: -a.seconds)[:6]  # session, kind, start (s into the run)
+        lines.append(("settle_slowest", "; ".join(f"s{a.session} {a.kind} at {a.started:.0f} s: {a.seconds:.1f}" for a in slowest)))
         per_replica = Counter(self.replicas.values())
         if per_replica:
             lines += [(f"replica_{value}_sessions", str(n)) for value, n in sorted(per_replica.items())]

@@ -169,3 +169,38 @@ def test_a_key_is_unused_only_after_its_sessions_were_gone_for_the_grace_time():
     assert people.unused(active.__contains__, now=30.0) == []
     people.touch("s4", "bob")  # never connected as far as the server knows: unused after the grace
     assert people.unused(active.__contains__, now=30.0) == [] and people.unused(active.__contains__, now=40.0) == ["bob"]
+
+
+def test_a_finished_or_cancelled_job_does_not_keep_what_its_run_closed_over():
+    import gc
+    import weakref
+
+    class Corpus:  # stands for the text a training run closes over
+        pass
+
+    sched, release, started = Scheduler(workers=1), threading.Event(), []
+    texts = [Corpus() for _ in range(3)]
+    alive = [weakref.ref(t) for t in texts]
+
+    def run_on(text, outcome):
+        def run(ctx):
+            assert isinstance(text, Corpus)
+            started.append(outcome)
+            while not release.wait(0.01) and not ctx.should_stop():
+                pass
+            if outcome == "fail":
+                raise ValueError("bad data")
+            return outcome
+        return run
+
+    done = sched.submit("a", "k", run_on(texts[0], "done"))
+    failed = sched.submit("b", "k", run_on(texts[1], "fail"))
+    cancelled = sched.submit("c", "k", run_on(texts[2], "never"))
+    wait_until(lambda: started == ["done"])
+    sched.stop(cancelled)
+    release.set()
+    assert sched.wait(done, 30) and sched.wait(failed, 30)
+    assert (done.state, failed.state, cancelled.state) == (DONE, FAILED, CANCELLED)
+    del texts
+    gc.collect()
+    assert [ref() for ref in alive] == [None, None, None]  # the records stay (for their owners), the texts go

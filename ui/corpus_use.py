@@ -1,13 +1,15 @@
 """Corpora other than the built-in samples at their default settings are kept in memory only while
-a session shows them.
+a session that showed them is connected.
 
 An upload, or a sample with other settings (another tokenizer, say), is stored with everything made
 from it under its tags (ui/models.py's ``corpus_tag``). Every script run records which tags its
-session shows (none for a built-in default: those stay, warm, for the next visitor). A janitor
-thread looks every few seconds: a corpus no connected session shows any more has its corpus,
-counts, n-gram models and clipping runs dropped from the shared store at once (instead of waiting
-for eviction), and the freed memory is handed back to the operating system. Models a browser
-trained stay in its own store (a reload finds them) until the budget evicts them.
+session shows (none for a built-in default: those stay, warm, for the next visitor). A session
+keeps the corpora it showed while it is connected (a student who goes back to a setting finds it
+built; the memory budget still evicts the least recently used). A janitor thread looks every few
+seconds: a corpus whose sessions have all ended has its corpus, counts, n-gram models and clipping
+runs dropped from the shared store at once (instead of waiting for eviction). Once no session is
+connected, the freed memory is handed back to the operating system. Models a browser trained stay
+in its own store (a reload finds them) until the budget evicts them.
 """
 from __future__ import annotations
 
@@ -26,15 +28,15 @@ from ui.sessions import SessionUse, start_sweeper
 
 
 class CorpusTracker:
-    """Which sessions show which corpus; ``sweep`` drops the corpora nobody shows."""
+    """Which sessions showed which corpus; ``sweep`` drops the corpora whose sessions all ended."""
 
     def __init__(self, store: SizedStore) -> None:
         self.store = store
-        self.use = SessionUse(exclusive=True)  # a session shows one corpus at a time
+        self.use = SessionUse()
 
     def touch(self, session_id: str, *tags: str) -> None:
-        """The session now shows the corpus whose stored items carry ``tags`` (and no other; no tags:
-        a built-in default, which is never dropped)."""
+        """The session shows the corpus whose stored items carry ``tags`` (no tags: a built-in
+        default, which is never dropped)."""
         self.use.touch(session_id, *tags)
 
     def sweep(self, is_active: Callable[[str], bool]) -> list[str]:
@@ -48,8 +50,17 @@ class CorpusTracker:
 
 
 def release_memory() -> None:
-    """Collect garbage and return free heap pages to the OS (glibc), so RSS falls after a class;
-    corpus workers that built an upload are replaced by fresh ones when idle."""
+    """When no session is connected (a class has left): collect garbage, replace corpus workers that
+    built an upload by fresh ones, and return free heap pages to the OS (glibc), so RSS falls. Not
+    while anyone is connected: a full collection holds the GIL for most of a second here, and every
+    student's page would wait for it."""
+    from streamlit.runtime import Runtime
+
+    try:
+        if Runtime.exists() and Runtime.instance()._session_mgr.num_active_sessions() > 0:
+            return
+    except Exception:  # not a real server (AppTest): go on
+        pass
     recycle_idle_workers()
     gc.collect()
     try:

@@ -20,7 +20,7 @@ from ui.sessions import SessionUse, start_sweeper
 from ui.state import tr
 
 XSRF_COOKIE = "_streamlit_xsrf"
-LEFT_AFTER_SECONDS = 15.0  # no connected session this long: the browser has left (a reload takes less)
+LEFT_AFTER_SECONDS = 6.0  # no connected session this long: the browser has left (a reload takes less)
 
 
 def training_slots() -> int:

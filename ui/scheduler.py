@@ -42,7 +42,8 @@ class Job:
     owner: str
     kind: str
     estimate: float
-    fn: Callable[[JobContext], Any] = field(repr=False)
+    fn: Callable[[JobContext], Any] | None = field(repr=False)  # None once it can no longer run: the
+    # data it closes over (a corpus, say) is not kept alive by the finished job's record
     params: dict[str, Any] = field(default_factory=dict)
     state: str = QUEUED
     progress: float = 0.0
@@ -144,7 +145,7 @@ class Scheduler:
         job.stop_requested = True
         if job.state == QUEUED:
             self._queue.remove(job)
-            job.state, job.finished = CANCELLED, time.monotonic()
+            job.state, job.finished, job.fn = CANCELLED, time.monotonic(), None
         self._lock.notify_all()
 
     # ------------------------------------------------------------------ reading
@@ -245,6 +246,7 @@ class Scheduler:
                 traceback.print_exc()
             with self._lock:
                 job.result, job.state, job.error, job.finished = result, state, error, time.monotonic()
+                job.fn = None
                 if state == DONE:
                     job.progress = 1.0
                 self._lock.notify_all()

@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable
 
 SWEEP_SECONDS = 3.0
 CLOSER_SECONDS = 1.0  # how often the closer looks at the disconnected sessions
-AFTER_CLOSE_AGAIN_SECONDS = 2.0
+AFTER_CLOSE_AGAIN_SECONDS = (2.0, 4.0, 8.0)  # a closed session's script thread, or a run its browser
+# left (ui/jobs.py stops those after LEFT_AFTER_SECONDS), lets go of its objects a little later
 
 
 class SessionUse:
@@ -114,9 +115,8 @@ def close_gone_sessions(runtime, waiting: DisconnectedSince, now: float) -> int:
 
 def start_session_closer(after_close: Callable[[], None]) -> None:
     """A daemon thread: every ``CLOSER_SECONDS``, :func:`close_gone_sessions` on the event loop,
-    then ``after_close()`` on this thread when something went (e.g. give the memory back), and once
-    more ``AFTER_CLOSE_AGAIN_SECONDS`` later: a closed session's script thread lets go of its objects
-    only when it has stopped."""
+    then ``after_close()`` on this thread when something went (e.g. give the memory back), and again
+    ``AFTER_CLOSE_AGAIN_SECONDS`` later."""
     waiting = DisconnectedSince(reconnect_seconds())
 
     async def close_on_loop(runtime) -> int:
@@ -137,14 +137,15 @@ def start_session_closer(after_close: Callable[[], None]) -> None:
             return False
 
     def run() -> None:
-        again_at = None
+        again: list[float] = []  # when to call after_close() again
         while True:
             time.sleep(CLOSER_SECONDS)
+            now = time.monotonic()
             if closed_any():
                 after_close()
-                again_at = time.monotonic() + AFTER_CLOSE_AGAIN_SECONDS
-            elif again_at is not None and time.monotonic() >= again_at:
+                again = [now + delay for delay in AFTER_CLOSE_AGAIN_SECONDS]
+            elif again and now >= again[0]:
                 after_close()
-                again_at = None
+                again.pop(0)
 
     threading.Thread(target=run, name="lmlab-session-closer", daemon=True).start()
