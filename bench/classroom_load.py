@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import signal
 import socket
@@ -59,6 +60,7 @@ from classroom_common import (  # noqa: E402
     ROOT, TRAIN_BUTTONS, URL_PATHS, Recorder, SettleTimeout, new_marker, upload_payload,
 )
 from classroom_monitor import Monitor  # noqa: E402
+from ui.memory import SERVER_ENV  # noqa: E402
 from ui.warmup import IDLE_SECONDS  # noqa: E402
 from lmcore.i18n import t  # noqa: E402
 from classroom_ws import WsStudent  # noqa: E402
@@ -72,14 +74,15 @@ STEPS_SLIDERS = {"lstm_train": "lstm_steps", "seq2seq_train": "seq2seq_train_ste
 
 @contextmanager
 def local_server():
-    """``streamlit run app.py`` on a free port (flags of Streamlit's e2e tests); yields (url, pid, log)."""
+    """``streamlit run app.py`` on a free port (flags of Streamlit's e2e tests), with the allocator
+    setting deploy/serve gives a server (ui/memory.py ``SERVER_ENV``); yields (url, pid, log)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = tempfile.NamedTemporaryFile("w+", prefix="classroom-server-", suffix=".log", delete=False)
     process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
                                 "--server.address", "127.0.0.1", *SERVER_FLAGS], cwd=ROOT, stdout=log,
-                               stderr=subprocess.STDOUT)
+                               stderr=subprocess.STDOUT, env={**SERVER_ENV, **os.environ})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 120

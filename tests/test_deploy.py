@@ -172,6 +172,14 @@ def test_replicas_share_one_server_s_memory_budget_and_training_slots(monkeypatc
     assert serve.replica_env(4)["LMLAB_TRAINING_SLOTS"] == "1"  # every replica can train
 
 
+def test_replicas_start_with_the_server_allocator_setting_unless_the_caller_set_one(monkeypatch):
+    monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
+    assert serve.replica_env(2)["MALLOC_ARENA_MAX"] == "2"
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert serve.replica_env(2)["MALLOC_ARENA_MAX"] == "4"
+    assert "ENV MALLOC_ARENA_MAX=2" in (ROOT / "deploy" / "Dockerfile").read_text()
+
+
 def test_container_recipe_copies_what_the_app_imports():
     """deploy/Dockerfile copies an explicit list: every top-level package of this repository that the
     app imports (and the samples, the Streamlit config) must be on it; the replica flags match serve's."""
