@@ -9,8 +9,10 @@ Started once per process (app.py's ``configure_process``), on one daemon thread:
    its shipped recurrent models, in the same shared stores the pages read (a page that asks while
    the warm-up builds one waits for it instead of building it twice);
 4. ``torch._dynamo``, which every optimizer step imports: 2–3 s of CPU holding the GIL, during which
-   a page's run would get half the CPU at best. It waits for the server to be idle
-   (``IDLE_SECONDS`` without a run), however long that takes: a first training pays it otherwise.
+   a page's run would get half the CPU at best; then jieba's dictionary (~1 s, ~65 MB), which the
+   first Chinese corpus, or sentence typed on one, loads in this process (pages tokenize what is
+   typed). Both wait for the server to be idle (``IDLE_SECONDS`` without a run), however long that
+   takes: a first training, or the first Chinese student of a class, pays them otherwise.
 It gives way to the pages: before each module and each step it waits (up to a few seconds) until no
 script run is going on (app.py runs inside :func:`script_run`) and none ended in the last
 ``AFTER_RUN_SECONDS`` (the browser draws the page then, on the same few cores), so a visitor who
@@ -68,6 +70,10 @@ def _import_heavy() -> None:
     for name in HEAVY_MODULES:
         _give_way(heavy=True)
         importlib.import_module(name)
+    _give_way(heavy=True)
+    from lmcore.corpus.segmentation import tokenize
+
+    tokenize("中文分词", "jieba", False)  # loads jieba's dictionary
 
 
 def _import_all() -> None:
