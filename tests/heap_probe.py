@@ -1,5 +1,5 @@
-"""Is a 300 KB block mapped on its own after a 16 MB block was freed? glibc's dynamic threshold says
-no; ui/memory.py's limit_heap_fragmentation says yes. As a script, prints ``mapped_alone: True|False``
+"""Is a 5 MB block mapped on its own after a 16 MB block was freed? glibc's dynamic threshold says
+no; ui/memory.py's limit_heap_fragmentation (from 4 MB up) says yes. As a script, prints ``mapped_alone: True|False``
 (with ``--limited ROOT``: after setting the limit). Used by tests/test_heap.py."""
 import ctypes
 import sys
@@ -17,7 +17,7 @@ def mapped_alone() -> bool:
     libc.free.argtypes = [ctypes.c_void_p]
     libc.free(libc.malloc(16 * 2**20))  # freeing a mapped 16 MB block raises glibc's dynamic threshold
     before = libc.mallinfo2().hblks
-    block = libc.malloc(300 * 2**10)
+    block = libc.malloc(5 * 2**20)
     alone = libc.mallinfo2().hblks == before + 1
     libc.free(block)
     return alone

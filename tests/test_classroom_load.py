@@ -43,8 +43,9 @@ def parse(output: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def figures() -> dict[str, str]:
     require_chromium()
+    env = {**os.environ, "LMLAB_RECONNECT_SECONDS": "1"}  # the students do not come back: close their sessions soon
     process = subprocess.Popen(COMMAND, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               start_new_session=True)
+                               start_new_session=True, env=env)
     try:
         output, _ = process.communicate(timeout=900)
     finally:

@@ -158,7 +158,7 @@ def test_a_corpus_nobody_shows_any_more_is_dropped_with_everything_made_from_it(
     store.put(("counts", "a"), "counts A", 10, tag="text:a")
     store.put(("corpus", "b"), "B", 10, tag="upload:b")
     store.put(("corpus", "english"), "E", 10)
-    tracker, live = CorpusTracker(store), {"s1", "s2"}
+    tracker, live = CorpusTracker(lambda: store), {"s1", "s2"}
     tracker.touch("s1", "upload:a", "text:a")
     tracker.touch("s2", "upload:a", "text:a")
     tracker.touch("s3", "upload:b")

@@ -30,8 +30,8 @@ from ui.sessions import SessionUse, start_sweeper
 class CorpusTracker:
     """Which sessions showed which corpus; ``sweep`` drops the corpora whose sessions all ended."""
 
-    def __init__(self, store: SizedStore) -> None:
-        self.store = store
+    def __init__(self, store_of: Callable[[], SizedStore]) -> None:
+        self.store_of = store_of  # looked up at each drop: the store may have been made anew
         self.use = SessionUse()
 
     def touch(self, session_id: str, *tags: str) -> None:
@@ -44,8 +44,9 @@ class CorpusTracker:
         return self.drop(self.use.unused(is_active, time.monotonic()))
 
     def drop(self, tags: list[str]) -> list[str]:
+        store = self.store_of()
         for tag in tags:
-            self.store.discard_tag(tag)
+            store.discard_tag(tag)
         return tags
 
 
@@ -71,7 +72,7 @@ def release_memory() -> None:
 
 @st.cache_resource(show_spinner=False)
 def corpus_tracker() -> CorpusTracker:
-    tracker = CorpusTracker(data_store())
+    tracker = CorpusTracker(data_store)
 
     def drop_and_release(tags: list[str]) -> None:
         tracker.drop(tags)

@@ -34,7 +34,7 @@ def budget_bytes() -> int:
 
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter (malloc.h)
-MMAP_THRESHOLD_BYTES = 256 * 2**10
+MMAP_THRESHOLD_BYTES = 4 * 2**20
 ARENAS = 2
 SERVER_ENV = {"MALLOC_ARENA_MAX": str(ARENAS)}  # for a server process, from its start (see below)
 
@@ -46,11 +46,13 @@ def limit_heap_fragmentation() -> bool:
     size from which a block is mapped on its own (and unmapped when freed) grows with every large
     block freed, up to 32 MB, so big temporary arrays end up inside those heaps. With many sessions'
     threads the heaps fill with holes the system never gets back. Here: blocks from
-    ``MMAP_THRESHOLD_BYTES`` up are mapped on their own. The number of heaps must be set before the
-    process's second thread first allocates (glibc fixes it then: before app.py runs), so it comes
-    from the environment: ``SERVER_ENV``, which deploy/serve, deploy/Dockerfile and the classroom
-    bench's server set. Measured (``bench/classroom_load.py --start --sessions 10``, RSS 10 s after
-    the class / before it): 1.51 with neither, 1.30 with this threshold alone, 1.14 with both.
+    ``MMAP_THRESHOLD_BYTES`` up are mapped on their own (4 MB: from 256 KB up, counting PTB's 5-grams
+    and fitting the model took 1.34–1.36 s instead of 0.92–1.0 s, every big temporary array paying
+    fresh pages; from 4 MB up, 0.96 s). The number of heaps must be set before the process's second
+    thread first allocates (glibc fixes it then: before app.py runs), so it comes from the
+    environment: ``SERVER_ENV``, which deploy/serve, deploy/Dockerfile and the classroom bench's
+    server set. Measured (``bench/classroom_load.py --start --sessions 10``, RSS 10 s after the class
+    over before it): 1.51 with neither; 1.12 with both.
     A ``MALLOC_MMAP_THRESHOLD_`` the operator set wins. False where there is no glibc (or it refused)."""
     if "MALLOC_MMAP_THRESHOLD_" in os.environ:
         return True
