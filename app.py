@@ -6,8 +6,6 @@ Streamlit makes this script the process's ``__main__`` while it runs, and a proc
 there it must run nothing (it would start a server's warm-up, and workers of its own).
 """
 if __name__ != "__mp_main__":
-    import os
-
     import streamlit as st
 
     from ui import warmup
@@ -16,6 +14,7 @@ if __name__ != "__mp_main__":
     from ui.corpus_use import release_memory
     from ui.memory import limit_heap_fragmentation
     from ui.entry import run_app
+    from ui.env import env_number
 
     @st.cache_resource(show_spinner=False)
     def configure_process() -> None:
@@ -29,7 +28,7 @@ if __name__ != "__mp_main__":
 
         serialise_ast_parsing()
         limit_heap_fragmentation()
-        torch.set_num_threads(max(1, int(os.environ.get("LMLAB_TORCH_THREADS", "1"))))
+        torch.set_num_threads(int(env_number("LMLAB_TORCH_THREADS", 1, minimum=1)))
         start_session_closer(after_close=release_memory)
         warmup.start()
 

@@ -1,6 +1,6 @@
 """ui/sessions.py's closer: which disconnected sessions are due (the rest is checked against a real
 server in tests/test_classroom_load.py: no uploaded file is left after the class)."""
-from ui.sessions import DisconnectedSince, reconnect_seconds
+from ui.sessions import DisconnectedSince
 
 
 def test_a_session_is_due_once_it_has_been_disconnected_for_the_grace_time():
@@ -18,12 +18,3 @@ def test_a_session_that_reconnected_starts_over_when_it_leaves_again():
     assert waiting.due([], now=3.0) == []  # reconnected (no longer in the store)
     assert waiting.due(["a"], now=6.0) == []  # disconnected again at 6 s: its wait starts over
     assert waiting.due(["a"], now=11.0) == ["a"]
-
-
-def test_the_grace_time_comes_from_the_environment(monkeypatch):
-    monkeypatch.delenv("LMLAB_RECONNECT_SECONDS", raising=False)
-    assert reconnect_seconds() == 5.0
-    monkeypatch.setenv("LMLAB_RECONNECT_SECONDS", "30")
-    assert reconnect_seconds() == 30.0
-    monkeypatch.setenv("LMLAB_RECONNECT_SECONDS", "soon")
-    assert reconnect_seconds() == 5.0

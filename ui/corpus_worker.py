@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from lmcore.corpus import Corpus, CorpusError, CorpusSettings, build_corpus
 from lmcore.corpus.limits import APP_LIMITS
 from lmcore.samples import load_sample
+from ui.env import env_number
 from ui.memory import limit_heap_fragmentation
 
 TASKS_PER_WORKER = 8
@@ -70,10 +71,7 @@ def _work(build_id: str, kind: str, args: tuple) -> Corpus:
 
 def worker_count() -> int:
     """``LMLAB_BUILD_WORKERS`` (default 1, at least 1)."""
-    try:
-        return max(1, int(os.environ.get("LMLAB_BUILD_WORKERS", "1")))
-    except ValueError:
-        return 1
+    return int(env_number("LMLAB_BUILD_WORKERS", 1, minimum=1))
 
 
 class BuildPool:

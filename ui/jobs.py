@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
+from ui.env import env_number
 from ui.scheduler import DONE, FAILED, QUEUED, Job, JobContext, Scheduler, SchedulerBusy
 from ui.sessions import SessionUse, start_sweeper
 from ui.state import tr
@@ -25,18 +26,12 @@ LEFT_AFTER_SECONDS = 6.0  # no connected session this long: the browser has left
 
 def training_slots() -> int:
     """Runs at once: ``LMLAB_TRAINING_SLOTS``, else half the CPU cores (at least 1)."""
-    configured = os.environ.get("LMLAB_TRAINING_SLOTS", "")
-    if configured.isdigit() and int(configured) > 0:
-        return int(configured)
-    return max(1, (os.cpu_count() or 2) // 2)
+    return int(env_number("LMLAB_TRAINING_SLOTS", max(1, (os.cpu_count() or 2) // 2), minimum=1))
 
 
 def time_cap() -> float:
-    """Seconds one run may take: ``LMLAB_JOB_SECONDS`` (default 240)."""
-    try:
-        return max(5.0, float(os.environ.get("LMLAB_JOB_SECONDS", "240")))
-    except ValueError:
-        return 240.0
+    """Seconds one run may take: ``LMLAB_JOB_SECONDS`` (default 240, at least 5)."""
+    return env_number("LMLAB_JOB_SECONDS", 240.0, minimum=5.0)
 
 
 @st.cache_resource(show_spinner=False)

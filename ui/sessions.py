@@ -12,10 +12,11 @@ stay in the server. The closer shuts such sessions down itself once they have be
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
+
+from ui.env import env_number
 
 SWEEP_SECONDS = 3.0
 CLOSER_SECONDS = 1.0  # how often the closer looks at the disconnected sessions
@@ -26,20 +27,17 @@ AFTER_CLOSE_AGAIN_SECONDS = (2.0, 4.0, 8.0)  # a closed session's script thread,
 class SessionUse:
     """Keys (an upload's tags, a browser's owner id) and the sessions that use them. A key none of
     whose sessions has been connected for ``grace`` seconds is *unused*: reported once, then
-    forgotten (touching it again starts over). ``exclusive``: a session uses one key at a time."""
+    forgotten (touching it again starts over)."""
 
-    def __init__(self, grace: float = 0.0, exclusive: bool = False) -> None:
-        self.grace, self.exclusive = grace, exclusive
+    def __init__(self, grace: float = 0.0) -> None:
+        self.grace = grace
         self._lock = threading.Lock()
         self._users: dict[str, set[str]] = {}
         self._alone_since: dict[str, float] = {}
 
     def touch(self, session_id: str, *keys: str) -> None:
-        """The session uses ``keys`` now (with ``exclusive``: and no other key)."""
+        """The session uses ``keys`` now."""
         with self._lock:
-            if self.exclusive:
-                for users in self._users.values():
-                    users.discard(session_id)
             for key in keys:
                 self._users.setdefault(key, set()).add(session_id)
                 self._alone_since.pop(key, None)
@@ -74,10 +72,7 @@ def start_sweeper(name: str, use: SessionUse, act: Callable[[list[str]], None]) 
 def reconnect_seconds() -> float:
     """How long a disconnected session waits for its browser to reconnect (a network blip, a laptop
     waking up) before it is closed: ``LMLAB_RECONNECT_SECONDS``, default 5."""
-    try:
-        return max(0.0, float(os.environ.get("LMLAB_RECONNECT_SECONDS", "5")))
-    except ValueError:
-        return 5.0
+    return env_number("LMLAB_RECONNECT_SECONDS", 5.0, minimum=0.0)
 
 
 class DisconnectedSince:
