@@ -62,6 +62,18 @@ class Server(str):
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime, every thread
 
+    def wait_at_rest(self, at_least: float, quiet: float = 2.0, idle_cores: float = 0.05, cap: float = 90.0) -> float:
+        """Wait ``at_least`` seconds, then until the server used under ``idle_cores`` for ``quiet``
+        seconds (at most ``cap`` in all): its idle-time warm-up done; the seconds waited."""
+        start = time.monotonic()
+        time.sleep(at_least)
+        while time.monotonic() - start < cap:
+            before = self.cpu()
+            time.sleep(quiet)
+            if self.cpu() - before < idle_cores * quiet:
+                break
+        return time.monotonic() - start
+
 
 @contextmanager
 def server(tree: Path, timeout: float = 180):

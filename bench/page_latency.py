@@ -2,7 +2,8 @@
 
 Per page it prints ``name: value`` lines for this checkout ("ours") and, with ``--baseline REV``,
 for that commit checked out into a temporary folder ("base"), measured alternately in the same run:
-- ``first_open_s``: a fresh server opens the home page; then the navigation click → page settled;
+- ``first_open_s``: a fresh server opens the home page and is left to rest (its idle-time warm-up
+  done, as on a server started before class: ``--rest``); then the navigation click → page settled;
 - ``upload_first_s`` / ``upload_filled_s``: on a warm server, a new ~200 KB English text uploaded
   on the page → first useful content (its first run on the new corpus settled), and → every part
   filled (no progress bar or spinner left: background runs finished);
@@ -13,7 +14,7 @@ for that commit checked out into a temporary folder ("base"), measured alternate
 machine wall times stretch with the load, CPU time much less. Targets (issue 11): first open ≤ 1.5 s; first useful content ≤ 2 s after an upload; control p95 ≤ 300 ms;
 ≤ 100 ms of server work per fragment rerun. Usage:
     python bench/page_latency.py [--baseline REV] [--pages lstm,seq2seq] [--repeats N] [--moves N]
-                                 [--skip first,upload,controls,server] [--upload-kb 200]
+                                 [--skip first,upload,controls,server] [--upload-kb 200] [--rest S]
 """
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from latency_browser import Tab, launch, server  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from ui.warmup import IDLE_SECONDS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME_PATH = "welcome"  # ui/navigation.py: the default page, served at "/"
@@ -74,9 +78,11 @@ def upload_text(kb: int, seed: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def first_open(browser, tree: Path, url_path: str) -> tuple[float, int, float]:
-    """(seconds, bytes, server CPU seconds) from the navigation click to the page settled, fresh server.
-    The home page is reached from the chain-rule page (its link is the app's root, "/")."""
+def first_open(browser, tree: Path, url_path: str, rest: float) -> tuple[float, int, float]:
+    """(seconds, bytes, server CPU seconds) from the navigation click to the page settled, fresh server
+    (no page but home run yet) at rest: ``rest`` seconds, then until its CPU is idle (the warm-up
+    waits for ``IDLE_SECONDS`` without a run before its heavy imports; mid-click they would hold the
+    GIL for 2-3 s). The home page is reached from the chain-rule page (its link is the app's root, "/")."""
     home = url_path == HOME_PATH
     with server(tree) as url:
         tab = Tab(browser)
@@ -84,6 +90,7 @@ def first_open(browser, tree: Path, url_path: str) -> tuple[float, int, float]:
             tab.open(url + ("/perplexity" if home else "/"), timeout=600)
             if home and tab.page.get_by_text("Page not found").count():  # a fresh server's first deep link
                 tab.page.keyboard.press("Escape")
+            url.wait_at_rest(rest)
             cpu = url.cpu()
             seconds, size = tab.click_nav("" if home else url_path, timeout=1500)
             return seconds, size, url.cpu() - cpu
@@ -180,6 +187,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--moves", type=int, default=8)
     parser.add_argument("--upload-kb", type=int, default=200)
+    parser.add_argument("--rest", type=float, default=IDLE_SECONDS + 2,
+                        help="seconds a fresh server rests on the home page before the first-open click")
     parser.add_argument("--fill-timeout", type=float, default=900)
     parser.add_argument("--skip", type=lambda s: set(filter(None, s.split(","))), default=set())
     args = parser.parse_args()
@@ -201,7 +210,7 @@ def main() -> None:
                 for stem in stems:
                     for name in (order if rep % 2 == 0 else order[::-1]):
                         try:
-                            seconds, size, cpu = first_open(browser, trees[name], paths[name][stem])
+                            seconds, size, cpu = first_open(browser, trees[name], paths[name][stem], args.rest)
                         except Exception as error:  # noqa: BLE001 - report and go on with the other pages
                             print(f"{stem}.first_open.{name}: {type(error).__name__}: {str(error).splitlines()[0][:200]}")
                             continue

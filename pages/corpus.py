@@ -70,7 +70,7 @@ def tokens_part() -> None:
         table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]
         st.dataframe(table, height=300, hide_index=True,
                      column_config={tr("corpus.top.share"): st.column_config.NumberColumn(format="percent")})
-        st.download_button(tr("corpus.download"), table.to_csv(index=False).encode("utf-8"), file_name="top_tokens.csv",
+        st.download_button(tr("corpus.download"), lambda: table.to_csv(index=False).encode("utf-8"), file_name="top_tokens.csv",
                            mime="text/csv")
 
 

@@ -85,7 +85,7 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
         lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[method_label("mle", lang())]), hide_index=True,
                  height="content", column_config={tr("ngram.table.word"): st.column_config.TextColumn(width="medium")})
     st.caption(tr("ngram.table.note"))
-    st.download_button(tr("ngram.download.csv"), frame.to_csv(index=False).encode("utf-8"),
+    st.download_button(tr("ngram.download.csv"), lambda: frame.to_csv(index=False).encode("utf-8"),
                        file_name=deck.file_name("next-words", "csv"), mime="text/csv")
 
     deck.section("charts")

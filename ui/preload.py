@@ -2,10 +2,12 @@
 
 Streamlit 1.67's frontend loads the code of an element kind (Plotly charts, sliders, tables, KaTeX)
 the first time a page shows one: for the first page with charts that is ~0.5 s of Chromium's main
-thread just to evaluate Plotly's bundle, plus the other chunks, before anything is drawn. The home
-page has none of them, so in idle time it imports those modules itself: the browser then holds the
-very same module instances (same URLs) that Streamlit imports later, and the first chart page only
-draws. Nothing is drawn or sent back; a missing chunk (another Streamlit build) is skipped.
+thread just to evaluate Plotly's bundle, plus the other chunks, before anything is drawn; KaTeX's
+fonts come when a formula first needs them, and the formula is laid out again when they arrive. The
+home page has none of them, so in idle time it imports those modules and loads those fonts itself:
+the browser then holds the very same module instances (same URLs) that Streamlit imports later, and
+the first chart page only draws. Nothing is drawn or sent back; a missing chunk (another Streamlit
+build) is skipped.
 """
 from __future__ import annotations
 
@@ -16,8 +18,13 @@ from pathlib import Path
 import streamlit as st
 
 # Element kinds the pages use that the home page does not (file-name stems in Streamlit's static/js).
-CHUNKS = ("PlotlyChart", "Slider", "DataFrame", "rehype-katex", "Selectbox", "Radio", "Multiselect",
-          "NumberInput", "Checkbox", "DownloadButton", "Metric", "ButtonGroup", "Progress")
+CHUNKS = ("PlotlyChart", "Slider", "DataFrame", "rehype-katex", "rehype-raw", "Selectbox", "Radio", "Multiselect",
+          "NumberInput", "TextInput", "TextArea", "Button", "Checkbox", "DownloadButton", "Metric", "ButtonGroup",
+          "Progress", "ImageList")
+# KaTeX's fonts the formulas use (their @font-face rules are in Streamlit's main CSS; a font is fetched
+# the first time text needs it, and the formula is laid out again when it arrives).
+FONTS = ("16px KaTeX_Main", "bold 16px KaTeX_Main", "italic 16px KaTeX_Math", "16px KaTeX_Size1", "16px KaTeX_Size2",
+         "16px KaTeX_Size3", "16px KaTeX_Size4", "16px KaTeX_AMS")
 
 PRELOAD_JS = r"""<script>
 (function () {
@@ -28,12 +35,14 @@ PRELOAD_JS = r"""<script>
   const entry = doc.querySelector("script[type=module][src*='static/js/index.']");
   if (!entry) return;
   const chunks = %s;
+  const fonts = %s;
   const later = win.requestIdleCallback || ((fn) => win.setTimeout(fn, 300));
   later(async function () {
     for (const name of chunks) {
       // import() in the app's own window (this script may run in a frame): the same module map as Streamlit's
       try { await win.eval("(u) => import(u)")(new URL(name, entry.src).href); } catch (e) { /* drawn on use */ }
     }
+    for (const font of fonts) { try { await doc.fonts.load(font); } catch (e) { /* fetched on use */ } }
   }, {timeout: 1500});
 })();
 </script>"""
@@ -55,4 +64,4 @@ def preload_page_code() -> None:
     """Send the script that imports the other pages' frontend code in idle time (call on home)."""
     files = chunk_files()
     if files:
-        st.html(PRELOAD_JS % json.dumps(list(files)), unsafe_allow_javascript=True)
+        st.html(PRELOAD_JS % (json.dumps(list(files)), json.dumps(list(FONTS))), unsafe_allow_javascript=True)

@@ -208,7 +208,7 @@ class Deck:
         """Show a table with a CSV download named after page, corpus and settings."""
         where = where or st
         where.dataframe(frame, **kwargs)
-        where.download_button(tr("teaching.export.csv"), frame.to_csv(index=False).encode("utf-8"),
+        where.download_button(tr("teaching.export.csv"), lambda: frame.to_csv(index=False).encode("utf-8"),
                               file_name=self.file_name(name, "csv"), mime="text/csv", on_click="ignore",
                               key=f"lmlab-csv-{name}")
 
@@ -342,7 +342,10 @@ def _reveal(deck: Deck, q: Question, record: dict, language: str) -> None:
 def sheet_download(inputs: LessonInputs, where=None) -> None:
     """Sheet and answer key as Markdown and PDF, EN or 中文; the seed is kept in the URL (``?qseed=``)."""
     where = where or st
-    with where.expander(tr("teaching.sheet.header")):
+    box = where.expander(tr("teaching.sheet.header"), key="teaching_sheet_box", on_change="rerun")
+    if not box.open:  # lazy: its controls and buttons are made only while it is open
+        return
+    with box:
         n = st.slider(tr("teaching.sheet.n"), MIN_QUESTIONS, MAX_QUESTIONS, 8, key="teaching_sheet_n")
         seed = int(st.number_input(tr("teaching.sheet.seed"), 0, 1_000_000, query_param("qseed", 0), key="teaching_sheet_seed"))
         set_query_params(qseed=seed)
@@ -392,7 +395,9 @@ def share_view(page: str, where=None, big: bool = False) -> None:
     """The full link and a QR code of it, for students to scan."""
     where = where or st
     url = view_url(page)
-    box = where if big else where.expander(tr("teaching.share.header"))
+    box = where if big else where.expander(tr("teaching.share.header"), key="teaching_share_box", on_change="rerun")
+    if not big and not box.open:  # lazy: the QR image is made and fetched only while the box is open
+        return
     box.caption(tr("teaching.share.caption"))
     box.image(qr_png(url, 10 if big else 5), width=420 if big else 220)
     box.text(url)  # plain text: st.code would load the syntax highlighter (~0.4 s of a first page open)
