@@ -5,6 +5,7 @@ import streamlit as st
 from lmcore.corpus import stats
 from lmcore.figures.corpus import heaps_figure, length_histogram, zipf_figure
 from ui.sections import show_parts
+from ui.charts import chart
 from ui.state import current_corpus, lang, query_param, set_query_params, tr
 
 PREVIEW_CHARS = 3000
@@ -51,15 +52,15 @@ if corpus.true_entropy is not None:
 def laws_part() -> None:
     """Zipf's and Heaps' laws on this corpus."""
     left, right = st.columns(2)
-    left.plotly_chart(zipf_figure(*figures["zipf"], lang=lang()), width="stretch")
-    right.plotly_chart(heaps_figure(*figures["heaps"], lang=lang()), width="stretch")
+    left.plotly_chart(chart(zipf_figure, *figures["zipf"], lang=lang()), width="stretch")
+    right.plotly_chart(chart(heaps_figure, *figures["heaps"], lang=lang()), width="stretch")
 
 
 def tokens_part() -> None:
     """Sentence lengths and the most frequent tokens."""
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(length_histogram(figures["lengths"], lang=lang()), width="stretch")
+        st.plotly_chart(chart(length_histogram, figures["lengths"], lang=lang()), width="stretch")
     with right:
         st.subheader(tr("corpus.top.header"))
         sizes = [10, 20, 50, 100, 200, 500]

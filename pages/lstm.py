@@ -24,6 +24,7 @@ from ui.jobs import active_job, job_status
 from ui.models import session_models
 from ui.training import start_default_training, start_lm_training
 from ui.sections import show_parts
+from ui.charts import keyed_figure
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_SYMBOLS = 80
@@ -63,13 +64,6 @@ def edit_of(model_key: str, symbols: tuple, position: int, replacement: str, _lm
 @st.cache_data(show_spinner=False, max_entries=16)
 def comparison(corpus_key: str, model_keys: tuple, split: str, _corpus, _models: dict):
     return [r.__dict__ for r in comparison_rows(_corpus, _models, split)]
-
-
-@st.cache_resource(show_spinner=False, max_entries=256)
-def figure(name: str, key: tuple, _build):
-    """A chart built once per inputs (building a Plotly figure costs more than computing its data);
-    ``key`` names everything the chart shows. Shared read-only: st.plotly_chart does not change it."""
-    return _build()
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -134,7 +128,7 @@ def training_section(corpus, models, floor) -> TrainConfig:
         if current is not None and box.open:  # the curve and samples only while the box is open (lazy)
             if current.stopped:
                 st.caption(tr("lstm.train.stopped_msg", step=current.steps_done))
-            st.plotly_chart(figure("curve", (model_key(current), floor, lang()), lambda: curve(current.history, floor)),
+            st.plotly_chart(keyed_figure("curve", (model_key(current), floor, lang()), lambda: curve(current.history, floor)),
                             width="stretch", key="lstm_curve")
             samples_section(current)
     job = job_status("lstm", describe=progress_text)
@@ -164,7 +158,7 @@ def gates_section(lm, trace, trace_key: tuple) -> None:
     set_query_params(sig=signal, sort=order_by)
     order = unit_order(trace, order_by)[:shown]
     signed = signal in ("c", "h", "c_tilde")
-    chart = figure("gates", (trace_key, signal, order_by, shown, lang()), lambda: unit_heatmap(
+    chart = keyed_figure("gates", (trace_key, signal, order_by, shown, lang()), lambda: unit_heatmap(
         lean(trace.signals[signal][order]), trace.symbols, order, tr(f"lstm.signal.{signal}"), signed, lang()))
     st.plotly_chart(chart, width="stretch", key="lstm_gates_chart")
     unit = st.selectbox(tr("lstm.unit"), list(order), key="lstm_unit_pick")
@@ -188,7 +182,7 @@ def gradient_section(lm, rnn, symbols: tuple, trace) -> None:
         m[2].metric(tr("lstm.grad.metric.rnn"), f"{rnn_norm[0]:.2e}")
     else:
         st.caption(tr("lstm.grad.no_rnn"))
-    chart = figure("gradient", (model_key(lm), model_key(rnn), symbols, shift, lang()), lambda: gradient_path_figure(
+    chart = keyed_figure("gradient", (model_key(lm), model_key(rnn), symbols, shift, lang()), lambda: gradient_path_figure(
         trace.symbols, lean(path.forget_norm), lean(path.exact_norm), lean(path.forget_mean),
         lean(path.exact_diag_mean), None if rnn_norm is None else lean(rnn_norm), lang()))
     st.plotly_chart(chart, width="stretch", key="lstm_gradient_chart")
@@ -217,13 +211,13 @@ def edit_section(lm, symbols: tuple) -> None:
     st.metric(tr("lstm.cf.kl"), f"{edit.kl:.4f}")
     units = changed_units(edit.delta[signal], SHOWN_UNITS)
     key = (model_key(lm), symbols, position, replacement, lang())
-    st.plotly_chart(figure("edit", (*key, signal), lambda: unit_heatmap(
+    st.plotly_chart(keyed_figure("edit", (*key, signal), lambda: unit_heatmap(
         lean(edit.delta[signal][units]), edit.after.symbols, units, tr("lstm.cf.delta_title", signal=tr(f"lstm.signal.{signal}")),
         True, lang(), marker=edit.position)), width="stretch", key="lstm_cf_chart")
-    st.plotly_chart(figure("travel", key, lambda: edit_travel_figure(
+    st.plotly_chart(keyed_figure("travel", key, lambda: edit_travel_figure(
         edit.after.symbols, {n: lean(edit.change_per_step(n)) for n in ("f", "i", "o", "c", "h")}, edit.position, lang())),
         width="stretch", key="lstm_cf_travel")
-    st.plotly_chart(figure("next", key, lambda: next_token_shift_figure(
+    st.plotly_chart(keyed_figure("next", key, lambda: next_token_shift_figure(
         lm.vocab, edit.before.next_probs, edit.after.next_probs, lang=lang())), width="stretch", key="lstm_cf_next")
 
 
@@ -250,7 +244,7 @@ def comparison_section(corpus, models, level: str, floor) -> None:
     names = [tr(f"lstm.cmp.row.{r['model']}") if r["family"] == "ngram" else r["model"] for r in rows]
     st.dataframe(pd.DataFrame({tr("lstm.cmp.model"): names, tr("lstm.cmp.ppl"): [r["ppl"] for r in rows]}),
                  hide_index=True)
-    st.plotly_chart(figure("compare", (corpus.key, tuple(names), tuple(r["ppl"] for r in rows), floor, lang()),
+    st.plotly_chart(keyed_figure("compare", (corpus.key, tuple(names), tuple(r["ppl"] for r in rows), floor, lang()),
                            lambda: comparison_figure(names, [r["ppl"] for r in rows], [r["family"] for r in rows], floor,
                                                      lang())), width="stretch", key="lstm_cmp_chart")
 

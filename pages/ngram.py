@@ -19,6 +19,7 @@ from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui import teaching
 from ui.models import ngram_counts, ngram_model
 from ui.sections import show_parts
+from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
@@ -92,8 +93,8 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
     shown = st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=["mle", "add-delta", "modified-kn", "kn-notes"],
                            format_func=labeller("ngram.method"), key="ngram_methods")
     left, right = st.columns(2)
-    deck.chart(next_word_figure(table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words", left)
-    deck.chart(unseen_mass_figure(list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()), "unseen-mass", right)
+    deck.chart(chart(next_word_figure, table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words", left)
+    deck.chart(chart(unseen_mass_figure, list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()), "unseen-mass", right)
 
     deck.section("formula")
     st.subheader(tr("ngram.formula.header"))
@@ -147,7 +148,7 @@ def sparsity_and_grid() -> None:
     st.subheader(tr("ngram.sparsity.header"))
     if not valid:
         return
-    deck.chart(sparsity_figure(sparsity_for(corpus.key, counts, valid), lang=lang()), "sparsity")
+    deck.chart(chart(sparsity_figure, sparsity_for(corpus.key, counts, valid), lang=lang()), "sparsity")
     deck.section("grid")
     st.subheader(tr("ngram.grid.header"))
     st.caption(tr("ngram.grid.caption"))
@@ -156,7 +157,7 @@ def sparsity_and_grid() -> None:
         st.info(tr("ngram.grid.floor", h=corpus.true_entropy, floor=floor))
     with st.spinner(tr("ngram.fitting")):
         grid = grid_for(corpus.key, delta, d, counts, valid)
-    deck.chart(perplexity_heatmap(GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), "perplexity-grid")
+    deck.chart(chart(perplexity_heatmap, GRID_ORDERS, list(METHODS), grid, floor, lang=lang()), "perplexity-grid")
 
 
 def continuation() -> None:
@@ -172,7 +173,7 @@ def continuation() -> None:
     ratio = cc.count / np.maximum(cc.continuation, 1)
     ratio[:2] = 0
     label = [int(i) for i in np.argsort(-ratio)[:10]]
-    deck.chart(continuation_figure(cc.words, cc.count, cc.continuation, label, lang=lang()), "continuation")
+    deck.chart(chart(continuation_figure, cc.words, cc.count, cc.continuation, label, lang=lang()), "continuation")
     left, right = st.columns(2)
     for col, key, title in ((left, "count", "ngram.cont.by_count"), (right, "continuation", "ngram.cont.by_cont")):
         idx = top_by(cc, key, 15)

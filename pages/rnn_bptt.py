@@ -13,6 +13,7 @@ from lmcore.recurrent.rnn_lm import most_varying_units, run_sentence, sentence_b
 from lmcore.symbols import EOS
 from ui.recurrent_models import RNN, derived, trained_models, untrained, white_box_of
 from ui.sections import show_parts
+from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MODELS = ["trained", "random"]
@@ -49,8 +50,8 @@ def step_section(run) -> None:
                  rf"\qquad \mathrm{{PPL}} = \exp(J) = {run.perplexity:.2f}")
     left, right = st.columns(2)
     h = torch.stack(run.trace.h[1:]).numpy()
-    left.plotly_chart(hidden_state_heatmap(np.round(h, 3), inputs, step, lang=lang()), width="stretch")
-    right.plotly_chart(step_loss_figure(run.losses, targets, step, lang=lang()), width="stretch")
+    left.plotly_chart(chart(hidden_state_heatmap, np.round(h, 3), inputs, step, lang=lang()), width="stretch")
+    right.plotly_chart(chart(step_loss_figure, run.losses, targets, step, lang=lang()), width="stretch")
 
 
 @st.fragment
@@ -96,9 +97,9 @@ def bptt_section(wb, run) -> None:
              rf"\Big\|\frac{{\partial J}}{{\partial W_h}}\Big\| = {full:.4g},\quad"
              rf"\Big\|\frac{{\partial J}}{{\partial W_h}} - g_{{\,t-k<{window}}}\Big\| = {err * full:.3g}")
     left, right = st.columns([3, 2])
-    left.plotly_chart(bptt_heatmap(contrib.norms, run.inputs_text, window, lang=lang()), width="stretch")
+    left.plotly_chart(chart(bptt_heatmap, contrib.norms, run.inputs_text, window, lang=lang()), width="stretch")
     errors = np.array([contrib.truncation_error(w) for w in range(1, T + 1)])
-    right.plotly_chart(truncation_error_figure(errors, window, lang=lang()), width="stretch")
+    right.plotly_chart(chart(truncation_error_figure, errors, window, lang=lang()), width="stretch")
 
 
 # ---------------------------------------------------------------- model and sentence

@@ -21,6 +21,7 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
+from ui.charts import forget_figures
 from ui.corpus_worker import recycle_idle_workers
 from ui.memory import SizedStore
 from ui.models import data_store
@@ -52,7 +53,7 @@ class CorpusTracker:
 
 def release_memory() -> None:
     """When no session is connected (a class has left): collect garbage, replace corpus workers that
-    built an upload by fresh ones, and return free heap pages to the OS (glibc), so RSS falls. Not
+    built an upload by fresh ones, drop the shared figures (ui/charts.py), and return free heap pages to the OS (glibc), so RSS falls. Not
     while anyone is connected: a full collection holds the GIL for most of a second here, and every
     student's page would wait for it."""
     from streamlit.runtime import Runtime
@@ -63,6 +64,7 @@ def release_memory() -> None:
     except Exception:  # not a real server (AppTest): go on
         pass
     recycle_idle_workers()
+    forget_figures()
     gc.collect()
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)

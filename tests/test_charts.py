@@ -1,0 +1,88 @@
+"""ui/charts.py: a figure is built once per builder and argument values, shared, and never stale."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from tests.apptest_helpers import errors, run_page
+from ui import charts
+
+calls: list[tuple] = []
+
+
+def bars(values: np.ndarray, title: str = "", lang: str = "en") -> go.Figure:
+    calls.append((tuple(values), title, lang))
+    return go.Figure(go.Bar(y=values), layout=dict(title=f"{title} {lang}"))
+
+
+def lines(values: np.ndarray, title: str = "", lang: str = "en") -> go.Figure:
+    return go.Figure(go.Scatter(y=values), layout=dict(title=title))
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    charts.forget_figures()
+    calls.clear()
+    yield
+    charts.forget_figures()
+
+
+def test_the_same_arguments_give_the_same_figure_built_once():
+    first = charts.chart(bars, np.array([1.0, 2.0]), title="a", lang="zh")
+    again = charts.chart(bars, np.array([1.0, 2.0]), lang="zh", title="a")  # keyword order does not matter
+    assert again is first and len(calls) == 1
+
+
+@pytest.mark.parametrize("changed", [
+    dict(values=np.array([1.0, 2.5])), dict(values=np.array([1.0, 2.0, 3.0])), dict(values=np.array([1, 2])),
+    dict(title="b"), dict(lang="en")])
+def test_any_other_argument_value_gives_its_own_figure(changed):
+    base = dict(values=np.array([1.0, 2.0]), title="a", lang="zh")
+    charts.chart(bars, base["values"], title=base["title"], lang=base["lang"])
+    other = {**base, **changed}
+    fig = charts.chart(bars, other["values"], title=other["title"], lang=other["lang"])
+    assert len(calls) == 2
+    assert fig.to_dict() == bars(other["values"], other["title"], other["lang"]).to_dict()
+
+
+def test_two_builders_with_the_same_arguments_do_not_share_a_figure():
+    a = charts.chart(bars, np.array([1.0]))
+    b = charts.chart(lines, np.array([1.0]))
+    assert a.data[0].type == "bar" and b.data[0].type == "scatter"
+
+
+def test_forget_figures_builds_them_again():
+    charts.chart(bars, np.array([1.0]))
+    charts.forget_figures()
+    charts.chart(bars, np.array([1.0]))
+    assert len(calls) == 2
+
+
+def test_arguments_it_cannot_hash_still_give_the_figure():
+    class Opaque:  # Streamlit's hasher refuses objects it cannot reduce
+        def __reduce__(self):
+            raise TypeError("no")
+
+    def titled(thing, values):
+        return bars(values, title=type(thing).__name__)
+
+    fig = charts.chart(titled, Opaque(), np.array([3.0]))
+    assert fig.layout.title.text == "Opaque en"
+
+
+def _charts_json(at) -> list[str]:
+    return [element.proto.spec for element in at.get("plotly_chart")]
+
+
+def test_a_page_shows_the_figures_of_its_own_settings_and_language():
+    """Two sessions, other languages, same corpus: each sees its own labels (the language is an
+    argument); the same session again sees exactly what a fresh build shows."""
+    english, chinese = run_page("chain_rule", "en"), run_page("chain_rule", "zh")
+    assert not errors(english) and not errors(chinese)
+    assert _charts_json(english) != _charts_json(chinese)
+    english.run()
+    shown = _charts_json(english)
+    charts.forget_figures()
+    english.run()
+    assert _charts_json(english) == shown
