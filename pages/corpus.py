@@ -2,8 +2,8 @@
 import pandas as pd
 import streamlit as st
 
-from lmcore.corpus import stats
 from lmcore.figures.corpus import heaps_figure, length_histogram, zipf_figure
+from ui.models import corpus_statistics
 from ui.sections import show_parts
 from ui.charts import chart
 from ui.state import current_corpus, lang, query_param, set_query_params, tr
@@ -11,21 +11,8 @@ from ui.state import current_corpus, lang, query_param, set_query_params, tr
 PREVIEW_CHARS = 3000
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def corpus_statistics(key: str, _corpus) -> dict:
-    """Everything the page shows, computed once per corpus (``key`` is the corpus's content hash)."""
-    counts = stats.token_counts(_corpus)
-    return {
-        "summary": stats.summary(_corpus),
-        "zipf": stats.zipf(counts),
-        "heaps": stats.heaps(_corpus),
-        "lengths": stats.sentence_lengths(_corpus),
-        "top": stats.top_tokens(counts, 500),
-    }
-
-
 corpus = current_corpus()
-figures = corpus_statistics(corpus.key, corpus)
+figures = corpus_statistics(corpus)  # shared; an upload's come from the worker that built it
 summary = figures["summary"]
 
 st.title(tr("nav.corpus"))

@@ -6,12 +6,17 @@ import os
 import signal
 import threading
 
+import numpy as np
 import pytest
 
 from lmcore.corpus import CorpusError, CorpusSettings, build_corpus
 from lmcore.corpus.limits import APP_LIMITS
+from lmcore.corpus.stats import overview
+from lmcore.ngram import MAX_ORDER, count_ngrams, estimate_count_bytes, largest_order_within
 from lmcore.samples import load_sample, sample_text
 from ui.corpus_worker import BuildPool
+
+LIMIT = 1 << 30  # bytes the n-gram counts may take
 
 
 @pytest.fixture(scope="module")
@@ -36,15 +41,40 @@ def test_an_upload_built_in_the_worker_is_the_upload_built_here(pool):
     settings = CorpusSettings(tokenizer="whitespace", lowercase=False)
     here = build_corpus(data, "lesson.txt", settings, limits=APP_LIMITS)
     assert here.bounded  # the 5000-character token was cut: the limits were applied in both
-    there = pool.build(("upload", 1), "upload", (data, "lesson.txt", settings))
+    there = pool.build(("upload", 1), "upload", (data, "lesson.txt", settings), LIMIT).corpus
     _same(there, here)
     assert set(there._mapped) == {"train", "valid", "test"}  # computed in the worker, sent along
     assert all(there._mapped[s] == here.mapped(s) for s in ("train", "valid", "test"))
 
 
+@pytest.mark.parametrize("fits", ["every order", "orders 1-2", "no order"])
+def test_the_worker_brings_the_counts_and_statistics_this_process_would_make(pool, fits):
+    """Counts of the highest order whose counting fits the limit (as ui/models.py's count_order
+    picks here), none when no order fits, and the Corpus page's statistics."""
+    data = sample_text("english")[:12_000].encode()
+    here = build_corpus(data, "small.txt", CorpusSettings(), limits=APP_LIMITS)
+    n_tokens = here.n_tokens + len(here.sentences)
+    limit = {"every order": LIMIT, "orders 1-2": estimate_count_bytes(n_tokens, 2), "no order": 1000}[fits]
+    built = pool.build(("upload", "extras", limit), "upload", (data, "small.txt", CorpusSettings()), limit)
+    order = {"every order": MAX_ORDER, "orders 1-2": 2, "no order": 0}[fits]
+    assert largest_order_within(n_tokens, limit) == order
+    if order:
+        expected = count_ngrams(here.mapped("train"), order)
+        assert built.counts.max_order == order and built.counts.vocab == expected.vocab
+        for mine, theirs in zip(expected.tables, built.counts.tables, strict=True):
+            assert all(np.array_equal(getattr(mine, f), getattr(theirs, f)) for f in ("keys", "count", "suffix"))
+    else:
+        assert built.counts is None
+    mine, theirs = overview(here), built.statistics
+    assert theirs["summary"] == mine["summary"] and theirs["top"] == mine["top"]
+    for name in ("zipf", "heaps"):
+        assert all(np.array_equal(a, b) for a, b in zip(theirs[name][:2], mine[name][:2])) and theirs[name][2] == mine[name][2]
+    assert np.array_equal(theirs["lengths"], mine["lengths"])
+
+
 def test_a_sample_variant_built_in_the_worker_is_the_one_built_here(pool):
     settings = CorpusSettings(tokenizer="chars", lowercase=False, sentence_mode="lines")
-    there = pool.build(("sample", 1), "sample", ("english", settings, 0))
+    there = pool.build(("sample", 1), "sample", ("english", settings, 0), LIMIT).corpus
     _same(there, load_sample("english", settings))
     assert there.settings.tokenizer == "chars" and there.n_tokens > 0
 
@@ -55,7 +85,7 @@ def test_an_error_in_the_worker_arrives_with_its_key_and_fields(pool, data, key)
     with pytest.raises(CorpusError) as here:
         build_corpus(data, "bad.txt", CorpusSettings(), limits=APP_LIMITS)
     with pytest.raises(CorpusError) as there:
-        pool.build(("bad", key), "upload", (data, "bad.txt", CorpusSettings()))
+        pool.build(("bad", key), "upload", (data, "bad.txt", CorpusSettings()), LIMIT)
     assert there.value.key == here.value.key == key
     assert there.value.fields == here.value.fields
 
@@ -63,8 +93,8 @@ def test_an_error_in_the_worker_arrives_with_its_key_and_fields(pool, data, key)
 def test_a_long_upload_reports_its_progress(pool):
     data = (sample_text("english") * 6).encode()
     seen = []
-    corpus = pool.build(("upload", "long"), "upload", (data, "long.txt", CorpusSettings()),
-                        progress=lambda fraction, stage: seen.append((fraction, stage)))
+    corpus = pool.build(("upload", "long"), "upload", (data, "long.txt", CorpusSettings()), LIMIT,
+                        progress=lambda fraction, stage: seen.append((fraction, stage))).corpus
     assert corpus.n_tokens > 0 and seen  # the page got progress while it waited
     assert all(0.0 <= f <= 1.0 for f, _ in seen)
     assert {s for _, s in seen} <= {"decode", "split", "tokenize", "done"}
@@ -73,11 +103,11 @@ def test_a_long_upload_reports_its_progress(pool):
 def test_one_key_is_built_once_however_many_runs_wait(pool):
     data = (sample_text("english") * 4).encode()
     args = (data, "same.txt", CorpusSettings(lowercase=False))
-    first = pool.submit(("upload", "same"), "upload", args)
-    again = pool.submit(("upload", "same"), "upload", args)
+    first = pool.submit(("upload", "same"), "upload", args, LIMIT)
+    again = pool.submit(("upload", "same"), "upload", args, LIMIT)
     assert again is first or again[1] is first[1]
     results = []
-    threads = [threading.Thread(target=lambda: results.append(pool.build(("upload", "same"), "upload", args)))
+    threads = [threading.Thread(target=lambda: results.append(pool.build(("upload", "same"), "upload", args, LIMIT).corpus))
                for _ in range(3)]
     for thread in threads:
         thread.start()
@@ -99,9 +129,11 @@ def test_a_worker_that_dies_during_a_build_gives_a_clear_error_and_is_replaced()
                 os.kill(pid, signal.SIGKILL)
 
         with pytest.raises(CorpusError) as failed:
-            pool.build(("upload", "killed"), "upload", (data, "big.txt", CorpusSettings()), progress=kill_once_started)
+            pool.build(("upload", "killed"), "upload", (data, "big.txt", CorpusSettings()), LIMIT,
+                       progress=kill_once_started)
         assert killed and failed.value.key == "error.worker_failed"
-        corpus = pool.build(("upload", "next"), "upload", (b"A first sentence. A second one.", "a.txt", CorpusSettings()))
+        corpus = pool.build(("upload", "next"), "upload", (b"A first sentence. A second one.", "a.txt", CorpusSettings()),
+                            LIMIT).corpus
         assert corpus.n_tokens > 0  # new workers took over
     finally:
         pool._executor.shutdown(wait=True, cancel_futures=True)
@@ -163,11 +195,31 @@ def test_idle_workers_that_built_an_upload_are_replaced_by_fresh_ones():
         assert not fresh.recycle_if_idle()  # nothing uploaded yet: the warm worker stays
         assert fresh._executor.submit(os.getpid).result(timeout=120) == first
         text = sample_text("english")[:5000].encode()
-        fresh.build(("upload", "r"), "upload", (text, "r.txt", CorpusSettings()))
+        fresh.build(("upload", "r"), "upload", (text, "r.txt", CorpusSettings()), LIMIT)
         assert fresh.recycle_if_idle()
         second = fresh._executor.submit(os.getpid).result(timeout=120)
         assert second != first
         assert not fresh.recycle_if_idle()  # the new workers have built no upload
-        assert fresh.build(("upload", "r2"), "upload", (text, "r2.txt", CorpusSettings())).n_tokens > 0
+        assert fresh.build(("upload", "r2"), "upload", (text, "r2.txt", CorpusSettings()), LIMIT).corpus.n_tokens > 0
     finally:
         fresh._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def test_an_upload_is_counted_and_described_in_the_worker_not_in_the_server(monkeypatch):
+    """The server process keeps what the worker sent: opening the n-gram and Corpus pages on a fresh
+    upload counts no n-gram and computes no statistics here (that was ~2 s of a 5 MB upload on the
+    GIL every student's page waits on)."""
+    import ui.models
+    from tests.apptest_helpers import errors, run_page
+
+    here = []
+    monkeypatch.setattr(ui.models, "count_ngrams", lambda *a: here.append("counts"))
+    monkeypatch.setattr(ui.models, "overview", lambda *a: here.append("statistics"))
+    text = " ".join(f"Worker {a} text {b} number {c}." for a in range(7) for b in range(6) for c in range(5))
+    at = run_page("home", "en")
+    at.sidebar.get("file_uploader")[0].set_value(("worker-made.txt", text.encode(), "text/plain"))
+    at.run()
+    for stem in ("ngram", "corpus"):
+        at.switch_page(f"pages/{stem}.py").run()
+        assert errors(at) == [], stem
+    assert at.session_state["source"] == "upload" and here == []

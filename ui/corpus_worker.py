@@ -22,12 +22,15 @@ import os
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor, TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 
 from lmcore.corpus import Corpus, CorpusError, CorpusSettings, build_corpus
 from lmcore.corpus.limits import APP_LIMITS
+from lmcore.corpus.stats import overview
+from lmcore.ngram import NgramCounts, count_ngrams, largest_order_within
 from lmcore.samples import load_sample
 from ui.env import env_number
 from ui.memory import limit_heap_fragmentation
@@ -53,9 +56,21 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _work(build_id: str, kind: str, args: tuple) -> Corpus:
+@dataclass
+class Built:
+    """A corpus built in a worker, with what the pages read of it first, computed there too: its
+    n-gram counts (orders 1..the highest whose counting fits the given byte limit; None if not even
+    order 1 does) and the Corpus page's statistics (``lmcore.corpus.stats.overview``)."""
+
+    corpus: Corpus
+    counts: NgramCounts | None
+    statistics: dict
+
+
+def _work(build_id: str, kind: str, args: tuple, count_limit: int) -> Built:
     """In the worker: build an upload (bounded by the app's limits) or a built-in sample, with what
-    every page reads of it computed here too (the ``<unk>``-mapped splits, token and type counts)."""
+    every page reads of it computed here too (the ``<unk>``-mapped splits, token and type counts,
+    n-gram counts, statistics): in the server that was ~2 s of a 5 MB upload on the shared GIL."""
     if kind == "upload":
         data, name, settings = args
         report = lambda fraction, stage: _worker_queue.put((build_id, fraction, stage))  # noqa: E731
@@ -65,8 +80,9 @@ def _work(build_id: str, kind: str, args: tuple) -> Corpus:
         corpus = load_sample(source, settings, n_sentences)
     for split in ("train", "valid", "test"):
         corpus.mapped(split)
-    corpus.n_tokens, corpus.n_types  # noqa: B018 - cached properties, sent along
-    return corpus
+    order = largest_order_within(corpus.n_tokens + len(corpus.sentences), count_limit)
+    counts = count_ngrams(corpus.mapped("train"), order) if order else None
+    return Built(corpus, counts, overview(corpus))
 
 
 def worker_count() -> int:
@@ -105,9 +121,9 @@ class BuildPool:
 
     def start_workers(self) -> None:
         """Start the worker processes now (the warm-up calls it), not on the first build."""
-        self.submit(("warm-up",), "sample", ("synthetic", CorpusSettings(sentence_mode="lines"), 10))
+        self.submit(("warm-up",), "sample", ("synthetic", CorpusSettings(sentence_mode="lines"), 10), 0)
 
-    def submit(self, key: Hashable, kind: str, args: tuple) -> tuple[str, Future]:
+    def submit(self, key: Hashable, kind: str, args: tuple, count_limit: int) -> tuple[str, Future]:
         """(build id, future) of the build of ``key``: the one in flight, else a new one."""
         with self._lock:
             if key in self._flying and not self._flying[key][1].done():
@@ -117,10 +133,10 @@ class BuildPool:
             if self._submitted >= TASKS_PER_WORKER * self.workers and not self._flying:
                 self._replace_executor()  # fresh workers give a big text's memory back
             try:
-                future = self._executor.submit(_work, build_id, kind, args)
+                future = self._executor.submit(_work, build_id, kind, args, count_limit)
             except BrokenProcessPool:  # a worker died since the last build: start new ones
                 self._replace_executor()
-                future = self._executor.submit(_work, build_id, kind, args)
+                future = self._executor.submit(_work, build_id, kind, args, count_limit)
             self._submitted += 1
             self._uploads += kind == "upload"
             self._flying[key] = (build_id, future)
@@ -148,9 +164,10 @@ class BuildPool:
         with self._lock:
             return self._progress.get(build_id)
 
-    def build(self, key: Hashable, kind: str, args: tuple, progress: Progress | None = None) -> Corpus:
-        """The corpus of ``key`` built in a worker; ``progress`` is called while the page waits."""
-        build_id, future = self.submit(key, kind, args)
+    def build(self, key: Hashable, kind: str, args: tuple, count_limit: int, progress: Progress | None = None) -> Built:
+        """The corpus of ``key`` built in a worker, with its n-gram counts within ``count_limit``
+        bytes; ``progress`` is called while the page waits."""
+        build_id, future = self.submit(key, kind, args, count_limit)
         shown = None
         while True:
             try:
@@ -182,12 +199,12 @@ def recycle_idle_workers() -> bool:
     return _pool is not None and _pool.recycle_if_idle()
 
 
-def build_upload(key: Hashable, data: bytes, name: str, settings: CorpusSettings,
-                 progress: Progress | None = None) -> Corpus:
+def build_upload(key: Hashable, data: bytes, name: str, settings: CorpusSettings, count_limit: int,
+                 progress: Progress | None = None) -> Built:
     """An uploaded text, tokenised in a worker within the app's limits (:data:`APP_LIMITS`)."""
-    return pool().build(key, "upload", (data, name, settings), progress)
+    return pool().build(key, "upload", (data, name, settings), count_limit, progress)
 
 
-def build_sample(key: Hashable, source: str, settings: CorpusSettings, n_sentences: int) -> Corpus:
+def build_sample(key: Hashable, source: str, settings: CorpusSettings, n_sentences: int, count_limit: int) -> Built:
     """A built-in sample under other settings than its defaults, tokenised in a worker."""
-    return pool().build(key, "sample", (source, settings, n_sentences))
+    return pool().build(key, "sample", (source, settings, n_sentences), count_limit)

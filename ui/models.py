@@ -13,7 +13,8 @@ import streamlit as st
 
 from lmcore import ngram
 from lmcore.corpus import Corpus
-from lmcore.ngram import MAX_ORDER, NgramCounts, NgramModel, count_ngrams
+from lmcore.corpus.stats import overview
+from lmcore.ngram import NgramCounts, NgramModel, count_ngrams
 from lmcore.training.registry import ModelRegistry, OwnerModels
 from ui.jobs import owner_id
 from ui.memory import SizedStore, TooLarge, budget_bytes
@@ -68,22 +69,40 @@ def _size(obj: object) -> int:
 def count_order(corpus: Corpus) -> int:
     """The highest n-gram order counted for this corpus: MAX_ORDER unless the counts of a very large
     text would not fit the memory budget's share for one item (then the largest order that fits)."""
-    estimate = getattr(ngram, "estimate_count_bytes", None)
-    if estimate is None:
-        return MAX_ORDER
     limit, n_tokens = data_store().item_limit, corpus.n_tokens + len(corpus.sentences)
-    fitting = [n for n in range(1, MAX_ORDER + 1) if estimate(n_tokens, n) <= limit]
-    if not fitting:
-        raise TooLarge(estimate(n_tokens, 1), limit)
-    return max(fitting)
+    order = ngram.largest_order_within(n_tokens, limit)
+    if order == 0:
+        raise TooLarge(ngram.estimate_count_bytes(n_tokens, 1), limit)
+    return order
+
+
+def counts_key(corpus: Corpus, order: int) -> tuple:
+    return ("counts", corpus.key, order)
 
 
 def shared_counts(corpus: Corpus) -> NgramCounts:
     """n-gram counts of the corpus's (unk-mapped) training split, orders 1..count_order(corpus), from
-    the shared store; raises :class:`TooLarge` for a text too large even at order 1."""
+    the shared store (a corpus built in a worker brings them along: ui/sidebar.py); raises
+    :class:`TooLarge` for a text too large even at order 1."""
     order = count_order(corpus)
-    return data_store().get_or_build(("counts", corpus.key, order),
+    return data_store().get_or_build(counts_key(corpus, order),
                                      lambda: count_ngrams(corpus.mapped("train"), order), _size, corpus_tag(corpus))
+
+
+def statistics_key(corpus: Corpus) -> tuple:
+    return ("statistics", corpus.key)
+
+
+def corpus_statistics(corpus: Corpus) -> dict:
+    """What the Corpus page shows of this corpus (lmcore.corpus.stats.overview), from the shared store."""
+    return data_store().get_or_build(statistics_key(corpus), lambda: overview(corpus), _size, corpus_tag(corpus))
+
+
+def keep_built(corpus: Corpus, counts: NgramCounts | None, statistics: dict) -> None:
+    """Store what a worker computed with the corpus (ui/corpus_worker.py), so this process need not."""
+    if counts is not None:
+        data_store().get_or_build(counts_key(corpus, counts.max_order), lambda: counts, _size, corpus_tag(corpus))
+    data_store().get_or_build(statistics_key(corpus), lambda: statistics, _size, corpus_tag(corpus))
 
 
 def ngram_counts(corpus: Corpus) -> NgramCounts:

@@ -15,7 +15,7 @@ from lmcore.i18n import LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
 from ui.corpus_worker import build_sample, build_upload
 from ui.memory import TooLarge, deep_list_nbytes
-from ui.models import corpus_tag, data_store
+from ui.models import corpus_tag, data_store, keep_built
 from ui.corpus_use import track_corpus
 from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
 from ui.streamlit_fixes import uploader_texts_css
@@ -142,11 +142,13 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
             with placeholder.status(tr("sidebar.building"), expanded=True):
                 bar = st.progress(0.0)
                 progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
-                if upload:
-                    return build_upload(key, upload["data"], upload["name"], settings, progress)
                 if built_in:
                     return load_sample(source, settings, n_synthetic)  # once per server, small: here
-                return build_sample(key, source, settings, n_synthetic)
+                limit = data_store().item_limit
+                built = (build_upload(key, upload["data"], upload["name"], settings, limit, progress) if upload
+                         else build_sample(key, source, settings, n_synthetic, limit))
+                keep_built(built.corpus, built.counts, built.statistics)
+                return built.corpus
         finally:
             placeholder.empty()
 

@@ -104,6 +104,14 @@ class ContinuationExample:
     before_count: int
 
 
+def overview(corpus: Corpus, n_top: int = 500) -> dict:
+    """Everything the Corpus page shows: ``summary``, ``zipf``, ``heaps``, ``lengths`` and the
+    ``top`` ``n_top`` tokens (computed where the corpus is built, for an upload: a worker process)."""
+    counts = token_counts(corpus)
+    return {"summary": summary(corpus), "zipf": zipf(counts), "heaps": heaps(corpus),
+            "lengths": sentence_lengths(corpus), "top": top_tokens(counts, n_top)}
+
+
 def continuation_example(words: Sequence[str], counts: np.ndarray, contexts: np.ndarray,
                          sentences: Sequence[Sequence[str]], min_count: int = 5) -> ContinuationExample | None:
     """The word (letters or Chinese characters only, seen ≥ ``min_count`` times) with the highest

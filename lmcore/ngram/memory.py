@@ -67,6 +67,12 @@ def estimate_count_bytes(n_tokens: int, max_order: int, n_types: int | None = No
     return int(held + transient + OVERHEAD_BYTES)
 
 
+def largest_order_within(n_tokens: int, limit: int) -> int:
+    """The highest order 1..MAX_ORDER whose counting fits ``limit`` bytes by
+    :func:`estimate_count_bytes` (``n_tokens`` = words plus one ``</s>`` per sentence); 0 if none."""
+    return max((n for n in range(1, MAX_ORDER + 1) if estimate_count_bytes(n_tokens, n) <= limit), default=0)
+
+
 @lru_cache(maxsize=1)
 def _libc():
     try:
