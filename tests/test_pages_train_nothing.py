@@ -8,6 +8,7 @@ import pytest
 from lmcore.samples import SAMPLES
 from lmcore.training.steps import total_steps
 from tests.apptest_helpers import each_part, errors, finish_jobs, run_page, show_part
+from tests.test_instant_pages import assert_nothing_to_fetch
 from ui.jobs import scheduler
 
 CHARTS = {"rnn_bptt": 5, "gradients": 9}  # everything each page draws, over all its parts (tabs)
@@ -29,6 +30,7 @@ def test_first_open_on_a_built_in_corpus_trains_nothing_and_shows_everything(cor
     for stem, n_charts in CHARTS.items():
         at = run_page(stem, "en", query={"corpus": corpus})
         assert errors(at) == [], stem
+        assert_nothing_to_fetch(at, stem)
         assert sum(charts_per_part(at, stem).values()) == n_charts, stem
         assert scheduler().jobs_of(at.session_state["owner_id"]) == [], stem  # no background run either
     assert total_steps() == before
