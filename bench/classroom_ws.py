@@ -127,6 +127,12 @@ class WsStudent(PageShown):
         if kind in ("new_session", "script_finished"):
             ids = ",".join(f[:6] for f in msg.metadata.run.fragment_ids) or "app"
             self.runs_seen.append(f"start {ids}" if kind == "new_session" else f"end {ids}:{msg.script_finished}")
+        if kind == "new_session" and not msg.metadata.run.fragment_ids:
+            # as the frontend's handleNewSession: a full run clears the run_every timers; the run
+            # registers the fragments it still has again (auto_rerun), each timer counting from then
+            for task in self.auto_reruns.values():
+                task.cancel()
+            self.auto_reruns = {}
         if kind == "ref_hash":
             if msg.ref_hash not in self.cache:
                 self.rec.error(self.index, "protocol", f"reference to an unknown message {msg.ref_hash}")
