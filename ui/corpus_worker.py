@@ -22,10 +22,10 @@ import os
 import threading
 import time
 import uuid
-from dataclasses import dataclass
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor, TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 
 from lmcore.corpus import Corpus, CorpusError, CorpusSettings, build_corpus
 from lmcore.corpus.limits import APP_LIMITS
@@ -80,6 +80,7 @@ def _work(build_id: str, kind: str, args: tuple, count_limit: int) -> Built:
         corpus = load_sample(source, settings, n_sentences)
     for split in ("train", "valid", "test"):
         corpus.mapped(split)
+    corpus.n_tokens, corpus.n_types  # noqa: B018 - cached properties, sent along
     order = largest_order_within(corpus.n_tokens + len(corpus.sentences), count_limit)
     counts = count_ngrams(corpus.mapped("train"), order) if order else None
     return Built(corpus, counts, overview(corpus))
