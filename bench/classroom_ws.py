@@ -360,9 +360,15 @@ class WsStudent(PageShown):
         msg.file_urls_request.file_names.append(name)
         await self._send(msg)
         urls = (await asyncio.wait_for(future, self.timeout)).file_urls[0]
-        response = await asyncio.to_thread(
-            self.http.put, self.base + urls.upload_url, files={name: (name, data, "text/plain")},
+        put = lambda: self.http.put(  # noqa: E731
+            self.base + urls.upload_url, files={name: (name, data, "text/plain")},
             headers={"X-Xsrftoken": self.http.cookies.get(XSRF_COOKIE, "")}, timeout=self.timeout)
+        try:
+            response = await asyncio.to_thread(put)
+        except requests.ConnectionError:
+            # the kept-alive connection was closed by the server as this request went out (idle
+            # timeout, seen under heavy load): browsers send such a request again on a new connection
+            response = await asyncio.to_thread(put)
         self._check_http(response, "PUT upload")
         state = WidgetState(id=uploader.id)
         state.file_uploader_state_value.uploaded_file_info.append(UploadedFileInfo(
