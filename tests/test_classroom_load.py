@@ -1,5 +1,7 @@
-"""A short classroom load test: 5 students for 8 s (3 s ramp, acting every 1-4 s) on a server of their own
-(one of them in Chromium).
+"""A short classroom load test: 5 students for 8 s (3 s ramp, acting every 1-4 s) on a server of their own,
+all speaking Streamlit's websocket protocol (the full bench adds Chromium students; here a Chromium
+student cost ~20 s of a suite at its time limit, and every page is opened in Chromium by the other
+browser tests).
 
 Asserts what must hold at any speed: every planned action happened (each student opened the app,
 3 uploads — English, Chinese, 5 MB — each seen by its uploader on the Corpus page or refused with a
@@ -20,11 +22,9 @@ import sys
 
 import pytest
 
-from tests.browser_server import ROOT, require_chromium
+from tests.browser_server import ROOT
 
-pytestmark = pytest.mark.browser
-
-COMMAND = [sys.executable, "bench/classroom_load.py", "--start", "--sessions", "5", "--duration", "8", "--browsers", "1",
+COMMAND = [sys.executable, "bench/classroom_load.py", "--start", "--sessions", "5", "--duration", "8", "--browsers", "0",
            "--upload-share", "0.6", "--trainers", "2", "--train-buttons", "lstm_train", "--quick-training",
            "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300", "--after-close", "1", "--rest-before", "0",
            "--ramp", "3", "--think", "1", "4"]
@@ -42,7 +42,6 @@ def parse(output: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def figures() -> dict[str, str]:
-    require_chromium()
     env = {**os.environ, "LMLAB_RECONNECT_SECONDS": "1"}  # the students do not come back: close their sessions soon
     process = subprocess.Popen(COMMAND, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True, env=env)
@@ -58,7 +57,7 @@ def figures() -> dict[str, str]:
 
 
 def test_every_planned_action_happened(figures):
-    assert int(figures["sessions"]) == 5 and int(figures["browser_sessions"]) == 1
+    assert int(figures["sessions"]) == 5 and int(figures["browser_sessions"]) == 0
     assert int(figures["actions_open"]) == 5
     assert int(figures["actions"]) > 5 + 3 + 2
     for kind in ("en", "zh", "big"):
