@@ -10,10 +10,25 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 
 import psutil
 
 MB = 2**20
+
+
+def wait_at_rest(cpu_seconds: Callable[[], float], at_least: float, quiet: float = 2.0, idle_cores: float = 0.05,
+                 cap: float = 90.0) -> float:
+    """Wait ``at_least`` seconds, then until the server used under ``idle_cores`` of CPU (``cpu_seconds``:
+    its CPU time so far) for ``quiet`` seconds, at most ``cap`` in all; the seconds waited."""
+    start = time.monotonic()
+    time.sleep(at_least)
+    while time.monotonic() - start < cap:
+        before = cpu_seconds()
+        time.sleep(quiet)
+        if cpu_seconds() - before < idle_cores * quiet:
+            break
+    return time.monotonic() - start
 
 
 class Monitor:
@@ -77,17 +92,9 @@ class Monitor:
                     self.server_seconds.append((used - last) / (now - last_t))
                 last, last_t = used, now
 
-    def wait_at_rest(self, at_least: float, quiet: float = 2.0, idle_cores: float = 0.05, cap: float = 90.0) -> float:
-        """Wait ``at_least`` seconds, then until the server used under ``idle_cores`` for ``quiet``
-        seconds (at most ``cap`` in all); the seconds waited."""
-        start = time.monotonic()
-        time.sleep(at_least)
-        while time.monotonic() - start < cap:
-            before = self._server_cpu()
-            time.sleep(quiet)
-            if self._server_cpu() - before < idle_cores * quiet:
-                break
-        return time.monotonic() - start
+    def wait_at_rest(self, at_least: float) -> float:
+        """:func:`wait_at_rest` on the server's CPU time; the seconds waited."""
+        return wait_at_rest(self._server_cpu, at_least)
 
     def _server_cpu(self) -> float:
         self._sample_cpu()

@@ -16,6 +16,8 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from classroom_monitor import wait_at_rest
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -62,17 +64,9 @@ class Server(str):
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime, every thread
 
-    def wait_at_rest(self, at_least: float, quiet: float = 2.0, idle_cores: float = 0.05, cap: float = 90.0) -> float:
-        """Wait ``at_least`` seconds, then until the server used under ``idle_cores`` for ``quiet``
-        seconds (at most ``cap`` in all): its idle-time warm-up done; the seconds waited."""
-        start = time.monotonic()
-        time.sleep(at_least)
-        while time.monotonic() - start < cap:
-            before = self.cpu()
-            time.sleep(quiet)
-            if self.cpu() - before < idle_cores * quiet:
-                break
-        return time.monotonic() - start
+    def wait_at_rest(self, at_least: float) -> float:
+        """Rest ``at_least`` seconds, then until its CPU is idle (its idle-time warm-up done): classroom_monitor's."""
+        return wait_at_rest(self.cpu, at_least)
 
 
 @contextmanager
