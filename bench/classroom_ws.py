@@ -94,8 +94,7 @@ class WsStudent(PageShown):
 
     async def close(self) -> None:
         self.closing = True
-        for task in self.auto_reruns.values():
-            task.cancel()
+        self._stop_auto_reruns()
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:
@@ -127,12 +126,6 @@ class WsStudent(PageShown):
         if kind in ("new_session", "script_finished"):
             ids = ",".join(f[:6] for f in msg.metadata.run.fragment_ids) or "app"
             self.runs_seen.append(f"start {ids}" if kind == "new_session" else f"end {ids}:{msg.script_finished}")
-        if kind == "new_session" and not msg.metadata.run.fragment_ids:
-            # as the frontend's handleNewSession: a full run clears the run_every timers; the run
-            # registers the fragments it still has again (auto_rerun), each timer counting from then
-            for task in self.auto_reruns.values():
-                task.cancel()
-            self.auto_reruns = {}
         if kind == "ref_hash":
             if msg.ref_hash not in self.cache:
                 self.rec.error(self.index, "protocol", f"reference to an unknown message {msg.ref_hash}")
@@ -188,9 +181,7 @@ class WsStudent(PageShown):
             self.runs += 1
             self.page, self.widgets, self.progress, self.exceptions, self.alerts = {}, {}, {}, 0, {}
             self.tab_bars = {}
-            for task in self.auto_reruns.values():  # the frontend clears them on a full run
-                task.cancel()
-            self.auto_reruns = {}
+            self._stop_auto_reruns()  # the frontend's handleNewSession clears them on a full run
 
     def _on_delta(self, msg: ForwardMsg, raw: bytes) -> None:
         path = tuple(msg.metadata.delta_path)
@@ -275,6 +266,11 @@ class WsStudent(PageShown):
             except TimeoutError:
                 pass
 
+    def _stop_auto_reruns(self) -> None:
+        for task in self.auto_reruns.values():
+            task.cancel()
+        self.auto_reruns.clear()
+
     async def _auto_rerun(self, fragment_id: str, interval: float) -> None:
         while not self.closing:
             await asyncio.sleep(interval)
@@ -286,9 +282,7 @@ class WsStudent(PageShown):
     # ------------------------------------------------------------------ a student's actions
     async def navigate(self, url_path: str) -> float:
         start = time.monotonic()
-        for task in self.auto_reruns.values():
-            task.cancel()
-        self.auto_reruns = {}
+        self._stop_auto_reruns()  # as the frontend's onPageChange
         await self._rerun(query="", page_hash=self.pages[url_path])
         if self.page_hash != self.pages.get(url_path):
             self.rec.error(self.index, "client", f"asked for page {url_path!r}, the server ran another")
@@ -365,9 +359,7 @@ class WsStudent(PageShown):
             headers={"X-Xsrftoken": self.http.cookies.get(XSRF_COOKIE, "")}, timeout=self.timeout)
         try:
             response = await asyncio.to_thread(put)
-        except requests.ConnectionError:
-            # the kept-alive connection was closed by the server as this request went out (idle
-            # timeout, seen under heavy load): browsers send such a request again on a new connection
+        except requests.ConnectionError:  # a kept-alive connection the server closed (idle): browsers retry
             response = await asyncio.to_thread(put)
         self._check_http(response, "PUT upload")
         state = WidgetState(id=uploader.id)

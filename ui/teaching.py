@@ -15,21 +15,19 @@ session state only; the page receives a question's answer when the student press
 """
 from __future__ import annotations
 
-import io
-import urllib.parse
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from lmcore.teaching import LESSONS, PAGE_TOPICS, LessonInputs, Question, build_sheet, parse_number, topic_questions
+from lmcore.teaching import LESSONS, PAGE_TOPICS, LessonInputs, Question, parse_number, topic_questions
 from lmcore.teaching.explain import explain_figure
 from lmcore.teaching.export import SLIDE, ExportError, export_name, figure_image
 from lmcore.teaching.projector import projector_figure
 from lmcore.teaching.question import CHOICE, fmt
-from lmcore.teaching.sheet import MAX_QUESTIONS, MIN_QUESTIONS, key_markdown, md_escape, sheet_markdown, sheet_pdf
+from lmcore.teaching.sheet import md_escape
 from ui.models import ngram_counts
-from ui.navigation import PAGES
+from ui.teaching_share import share_view, sheet_download
 from ui.state import corpus_label, current_corpus, lang, query_param, set_query_params, tr
 
 SCORE = "teaching_score"
@@ -336,68 +334,3 @@ def _reveal(deck: Deck, q: Question, record: dict, language: str) -> None:
     st.markdown(f"**{md_escape(tr('teaching.quiz.answer', answer=q.answer_text(language)))}**")
     st.markdown(md_escape(q.reveal.render(language)))
     deck.chart(explain_figure(q, language), f"answer-{q.qid}")
-
-
-# ------------------------------------------------------------------------------------------ sheets, share
-def sheet_download(inputs: LessonInputs, where=None) -> None:
-    """Sheet and answer key as Markdown and PDF, EN or 中文; the seed is kept in the URL (``?qseed=``)."""
-    where = where or st
-    box = where.expander(tr("teaching.sheet.header"), key="teaching_sheet_box", on_change="rerun")
-    if not box.open:  # lazy: its controls and buttons are made only while it is open
-        return
-    with box:
-        n = st.slider(tr("teaching.sheet.n"), MIN_QUESTIONS, MAX_QUESTIONS, 8, key="teaching_sheet_n")
-        seed = int(st.number_input(tr("teaching.sheet.seed"), 0, 1_000_000, query_param("qseed", 0), key="teaching_sheet_seed"))
-        set_query_params(qseed=seed)
-        sheet_lang = st.radio(tr("teaching.sheet.lang"), ["en", "zh"], index=["en", "zh"].index(lang()), horizontal=True,
-                              format_func={"en": "English", "zh": "中文"}.get, key="teaching_sheet_lang")
-        stem = export_name("sheet", "seed" + str(seed), inputs.corpus, inputs.settings(), "x").rsplit(".", 1)[0]
-
-        def sheet():  # built when a download is clicked, not on every run of the page
-            return build_sheet(inputs, seed, n)
-
-        files = [("teaching.sheet.md", lambda: sheet_markdown(sheet(), sheet_lang).encode("utf-8"), "md", "text/markdown"),
-                 ("teaching.sheet.pdf", lambda: _pdf(sheet(), sheet_lang, False), "pdf", "application/pdf"),
-                 ("teaching.sheet.key_md", lambda: key_markdown(sheet(), sheet_lang).encode("utf-8"), "md", "text/markdown"),
-                 ("teaching.sheet.key_pdf", lambda: _pdf(sheet(), sheet_lang, True), "pdf", "application/pdf")]
-        for label, data, ext, mime in files:
-            name = f"{stem}_{sheet_lang}{'_key' if 'key' in label else ''}.{ext}"
-            st.download_button(tr(label), data, file_name=name, mime=mime, on_click="ignore", key=f"lmlab-{label}")
-
-
-def _pdf(sheet, language: str, key: bool) -> bytes:
-    try:
-        return sheet_pdf(sheet, language, key)
-    except ExportError as error:
-        return tr("teaching.sheet.failed", reason=str(error)).encode("utf-8")
-
-
-def view_url(page: str) -> str:
-    """The full link of this view: this page, its settings and section (the current query string)."""
-    base = urllib.parse.urlsplit(st.context.url or "http://localhost:8501")
-    path = next(url for stem, url, _ in PAGES if stem == page)
-    params = {k: v for k, v in st.query_params.items()}
-    params["lang"] = lang()
-    return urllib.parse.urlunsplit((base.scheme, base.netloc, "/" + path, urllib.parse.urlencode(params), ""))
-
-
-@st.cache_data(show_spinner=False, max_entries=512)
-def qr_png(url: str, scale: int) -> bytes:
-    """A QR code of ``url`` as PNG bytes (segno), made once per link and size."""
-    import segno
-
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="png", scale=scale, border=2)
-    return buffer.getvalue()
-
-
-def share_view(page: str, where=None, big: bool = False) -> None:
-    """The full link and a QR code of it, for students to scan."""
-    where = where or st
-    url = view_url(page)
-    box = where if big else where.expander(tr("teaching.share.header"), key="teaching_share_box", on_change="rerun")
-    if not big and not box.open:  # lazy: the QR image is made and fetched only while the box is open
-        return
-    box.caption(tr("teaching.share.caption"))
-    box.image(qr_png(url, 10 if big else 5), width=420 if big else 220)
-    box.text(url)  # plain text: st.code would load the syntax highlighter (~0.4 s of a first page open)
