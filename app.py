@@ -10,6 +10,7 @@ if __name__ != "__mp_main__":
 
     from ui import warmup
     from ui.python_fixes import serialise_ast_parsing
+    from ui.streamlit_runs import keep_finish_of_replaced_runner
     from ui.sessions import start_session_closer
     from ui.corpus_use import release_memory
     from ui.memory import limit_heap_fragmentation
@@ -21,12 +22,14 @@ if __name__ != "__mp_main__":
         """Once per server process, before any page computes: torch runs each small model on one thread
         (runs go in parallel on the job scheduler's workers instead); no run changes it later. Then the
         warm-up (ui/warmup.py) prepares in the background what the pages need first. Before any of
-        that, ``ast.parse`` is made safe for this server's threads (ui/python_fixes.py) and the allocator
-        told to keep fewer holes (ui/memory.py); sessions whose browser has gone are closed and their
+        that, ``ast.parse`` is made safe for this server's threads (ui/python_fixes.py), a run's end
+        no longer lost to a fragment's request (ui/streamlit_runs.py), and the allocator told to keep
+        fewer holes (ui/memory.py); sessions whose browser has gone are closed and their
         memory given back (ui/sessions.py)."""
         import torch
 
         serialise_ast_parsing()
+        keep_finish_of_replaced_runner()
         limit_heap_fragmentation()
         torch.set_num_threads(int(env_number("LMLAB_TORCH_THREADS", 1, minimum=1)))
         start_session_closer(after_close=release_memory)

@@ -117,7 +117,8 @@ def job_status(kind: str, describe: Callable[[Job], str] | None = None) -> Job |
 
 # Every poll is a request and a script run per student: a class of 30 waiting for runs sent more
 # polls than anything else (1 s each, one per job kind), and a poll arriving just as the previous
-# run ends makes Streamlit 1.67 start a new script runner and drop that run's last messages.
+# run ends makes Streamlit 1.67 start a new script runner and drop that run's last messages (now
+# kept: ui/streamlit_runs.py).
 QUEUED_POLL_SECONDS, RUNNING_POLL_SECONDS = 4.0, 2.0
 
 
