@@ -88,13 +88,20 @@ def wait_for_app(page, timeout: float = 120_000) -> None:
 
 
 def screenshot(page, name: str, max_height: int = 5000) -> None:
-    """Save the whole page: Streamlit scrolls inside its main container, so grow the viewport to fit it."""
+    """Save what the browser's window shows (a projector's view at the test's 1280×720). With
+    ``LMLAB_FULL_PAGE_SCREENSHOTS=1`` save the whole page instead, up to ``max_height`` pixels:
+    Streamlit scrolls inside its main container, so the window grows to fit it (a suite run skips
+    that: rasterising pages of up to 5000 px in software cost it a second or two each)."""
     SCREENSHOTS.mkdir(exist_ok=True)
+    path = str(SCREENSHOTS / f"{name}.png")
+    if not os.environ.get("LMLAB_FULL_PAGE_SCREENSHOTS"):
+        page.screenshot(path=path)
+        return
     size = page.viewport_size
     height = page.evaluate("(document.querySelector('[data-testid=\"stMain\"]') || document.body).scrollHeight")
     page.set_viewport_size({"width": size["width"], "height": min(max(height, size["height"]), max_height)})
     page.wait_for_timeout(500)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    page.screenshot(path=path)
     page.set_viewport_size(size)
 
 

@@ -18,7 +18,7 @@ def _watch_dialogs(page):
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
     yield _watch_dialogs(context.new_page())
     context.close()
 
@@ -27,7 +27,7 @@ def page(browser):
 def reading_context(browser):
     """One browser context for tests that only open pages (no upload, no training): each test's tab
     is a new session of its own; the context's cache spares every tab loading the frontend anew."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
     yield context
     context.close()
 
