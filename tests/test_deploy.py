@@ -309,10 +309,12 @@ class Student:
 
 @pytest.mark.browser
 def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp_path):
-    """Two students (own cookies) open a deep link, upload, see a page with charts and train briefly,
-    each on its own replica. Then SIGKILL the replica under one of them: HAProxy marks it DOWN within
-    seconds, the other student notices nothing, and the one who was on it reconnects to the other
-    replica at once; the next click shows a fresh session (built-in sample, no upload): no hang."""
+    """Two students (own cookies) open a deep link, upload and see a page with charts, each on its own
+    replica; the one whose replica will survive trains briefly there (the other replica's scheduler is
+    the same code, and training twice cost the suite 10-20 s). Then SIGKILL the replica under the
+    other: HAProxy marks it DOWN within seconds, the first student notices nothing, and the one who
+    was on it reconnects to the other replica at once; the next click shows a fresh session (built-in
+    sample, no upload): no hang."""
     from playwright.sync_api import expect
 
     students, labels = [], {}
@@ -330,9 +332,9 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
     assert {ada.replica(), bo.replica()} == {"r1", "r2"}
     stats = served.server_stats()
     assert all(int(stats[r]["scur"]) >= 1 for r in ("r1", "r2")), stats  # each replica holds a websocket
+    ada.train_briefly()
+    screenshot(ada.page, "deploy-trained-ada")
     for student, other in ((ada, bo), (bo, ada)):
-        student.train_briefly()
-        screenshot(student.page, f"deploy-trained-{student.name}")
         assert student.exceptions() == []
         assert student.sidebar().get_by_text(labels[student.name]).is_visible()
         assert student.sidebar().get_by_text(f"{other.name}.txt").count() == 0
