@@ -223,3 +223,35 @@ def test_an_upload_is_counted_and_described_in_the_worker_not_in_the_server(monk
         at.switch_page(f"pages/{stem}.py").run()
         assert errors(at) == [], stem
     assert at.session_state["source"] == "upload" and here == []
+
+
+def wait_for(path: str, seconds: float = 180) -> bool:
+    """In a worker: an upload that takes until ``path`` exists (at most ``seconds``)."""
+    import time
+    from pathlib import Path
+
+    deadline = time.monotonic() + seconds
+    while not Path(path).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return Path(path).exists()
+
+
+def test_a_sample_is_built_while_an_upload_keeps_the_upload_workers_busy(tmp_path, monkeypatch):
+    """Uploads and built-in samples have a lane each: a student who changes a sample's tokenizer does
+    not wait for another student's 5 MB upload. The upload here lasts until the sample is built (in
+    one lane the sample would wait for it: the upload then gives up after 180 s and this fails)."""
+    import ui.corpus_worker as corpus_worker
+
+    monkeypatch.setattr(corpus_worker, "_pools", {})
+    release = tmp_path / "release"
+    try:
+        upload = corpus_worker.pool(corpus_worker.UPLOAD)._executor.submit(wait_for, str(release))
+        settings = CorpusSettings(tokenizer="chars", sentence_mode="lines")
+        built = corpus_worker.build_sample(("sample", "lanes"), "english", settings, 0, LIMIT)
+        assert not upload.done()  # the upload lane was busy all along
+        _same(built.corpus, load_sample("english", settings))
+    finally:
+        release.touch()
+        for lane in corpus_worker._pools.values():
+            lane._executor.shutdown(wait=True, cancel_futures=True)
+    assert upload.result(timeout=60) is True

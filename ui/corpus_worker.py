@@ -4,7 +4,8 @@ Tokenising is pure Python: a 5 MB upload is ~2 s of it, and a student's tokenize
 sentence-mode choice makes another corpus each time. In the server process that time holds the
 GIL that every page of every student waits on (py-spy under 30 students: ~27 % of the GIL's time
 went to building corpora); in a worker process it runs on another core. ``LMLAB_BUILD_WORKERS``
-workers (default 1: with the server's own core, two), started fresh with ``spawn`` (a fork of a
+workers for uploads (default 1: with the server's own core, two) and one for built-in samples
+under other settings (:func:`pool`: a sample never waits behind a big upload), started fresh with ``spawn`` (a fork of a
 threaded server is unsafe) and replaced, between builds, after :data:`TASKS_PER_WORKER` of them, so the
 memory a big text needed goes back to the system (not with ``max_tasks_per_child``: CPython 3.11's
 executor can hang when it replaces a worker while builds wait — seen here in the test suite). The server keeps only the finished corpus (unpickled here).
@@ -182,30 +183,41 @@ class BuildPool:
                 raise CorpusError("error.worker_failed") from error
 
 
-_pool: BuildPool | None = None
+UPLOAD, SAMPLE = "upload", "sample"
+_pools: dict[str, BuildPool] = {}
 _pool_lock = threading.Lock()
 
 
-def pool() -> BuildPool:
-    """The process's one :class:`BuildPool` (made on first use)."""
-    global _pool
+def pool(lane: str = UPLOAD) -> BuildPool:
+    """The process's :class:`BuildPool` of ``lane`` (made on first use). Uploads and built-in samples
+    under other settings have a lane each: a sample is built in a moment, an upload can take half a
+    minute (a 5 MB text, in Chinese: jieba), and in one lane every student who changed a sample's
+    tokenizer waited behind it (30 students: up to 12 page runs waiting 30 s for one worker)."""
     with _pool_lock:
-        if _pool is None:
-            _pool = BuildPool(worker_count())
-        return _pool
+        if lane not in _pools:
+            _pools[lane] = BuildPool(worker_count() if lane == UPLOAD else 1)
+        return _pools[lane]
+
+
+def start_all_workers() -> None:
+    """Start every lane's worker processes now (the warm-up calls it), not on the first build."""
+    for lane in (UPLOAD, SAMPLE):
+        pool(lane).start_workers()
 
 
 def recycle_idle_workers() -> bool:
-    """:meth:`BuildPool.recycle_if_idle` of the process's pool, if it has one."""
-    return _pool is not None and _pool.recycle_if_idle()
+    """:meth:`BuildPool.recycle_if_idle` of the upload lane, if it has been made (the sample lane
+    builds small texts only)."""
+    upload_pool = _pools.get(UPLOAD)
+    return upload_pool is not None and upload_pool.recycle_if_idle()
 
 
 def build_upload(key: Hashable, data: bytes, name: str, settings: CorpusSettings, count_limit: int,
                  progress: Progress | None = None) -> Built:
     """An uploaded text, tokenised in a worker within the app's limits (:data:`APP_LIMITS`)."""
-    return pool().build(key, "upload", (data, name, settings), count_limit, progress)
+    return pool(UPLOAD).build(key, "upload", (data, name, settings), count_limit, progress)
 
 
 def build_sample(key: Hashable, source: str, settings: CorpusSettings, n_sentences: int, count_limit: int) -> Built:
-    """A built-in sample under other settings than its defaults, tokenised in a worker."""
-    return pool().build(key, "sample", (source, settings, n_sentences), count_limit)
+    """A built-in sample under other settings than its defaults, tokenised in a worker of its own lane."""
+    return pool(SAMPLE).build(key, "sample", (source, settings, n_sentences), count_limit)

@@ -122,9 +122,9 @@ def _english_defaults() -> None:
 
 
 def _start_corpus_workers() -> None:
-    from ui.corpus_worker import pool
+    from ui.corpus_worker import start_all_workers
 
-    pool().start_workers()
+    start_all_workers()
 
 
 def _warm() -> None:
