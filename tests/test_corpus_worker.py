@@ -236,22 +236,27 @@ def wait_for(path: str, seconds: float = 180) -> bool:
     return Path(path).exists()
 
 
-def test_a_sample_is_built_while_an_upload_keeps_the_upload_workers_busy(tmp_path, monkeypatch):
-    """Uploads and built-in samples have a lane each: a student who changes a sample's tokenizer does
-    not wait for another student's 5 MB upload. The upload here lasts until the sample is built (in
-    one lane the sample would wait for it: the upload then gives up after 180 s and this fails)."""
+def test_small_texts_are_built_while_a_large_upload_keeps_its_workers_busy(tmp_path, monkeypatch):
+    """Small texts (built-in samples under other settings, small uploads) and large uploads have a
+    lane each: a student who changes a tokenizer does not wait for another student's 5 MB upload.
+    The large upload here lasts until the small texts are built (in one lane they would wait for it:
+    it then gives up after 180 s and this fails)."""
     import ui.corpus_worker as corpus_worker
 
     monkeypatch.setattr(corpus_worker, "_pools", {})
     release = tmp_path / "release"
     try:
-        upload = corpus_worker.pool(corpus_worker.UPLOAD)._executor.submit(wait_for, str(release))
+        large = corpus_worker.pool(corpus_worker.LARGE)._executor.submit(wait_for, str(release))
         settings = CorpusSettings(tokenizer="chars", sentence_mode="lines")
-        built = corpus_worker.build_sample(("sample", "lanes"), "english", settings, 0, LIMIT)
-        assert not upload.done()  # the upload lane was busy all along
-        _same(built.corpus, load_sample("english", settings))
+        sample = corpus_worker.build_sample(("sample", "lanes"), "english", settings, 0, LIMIT)
+        data = sample_text("english")[:20_000].encode()
+        upload = corpus_worker.build_upload(("upload", "lanes"), data, "small.txt", CorpusSettings(), LIMIT)
+        assert not large.done()  # the large lane was busy all along
+        _same(sample.corpus, load_sample("english", settings))
+        _same(upload.corpus, build_corpus(data, "small.txt", CorpusSettings(), limits=APP_LIMITS))
+        assert corpus_worker.recycle_idle_workers()  # the small lane built texts: it gets a fresh worker
     finally:
         release.touch()
         for lane in corpus_worker._pools.values():
             lane._executor.shutdown(wait=True, cancel_futures=True)
-    assert upload.result(timeout=60) is True
+    assert large.result(timeout=60) is True

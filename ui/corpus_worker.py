@@ -4,11 +4,12 @@ Tokenising is pure Python: a 5 MB upload is ~2 s of it, and a student's tokenize
 sentence-mode choice makes another corpus each time. In the server process that time holds the
 GIL that every page of every student waits on (py-spy under 30 students: ~27 % of the GIL's time
 went to building corpora); in a worker process it runs on another core. ``LMLAB_BUILD_WORKERS``
-workers for uploads (default 1: with the server's own core, two) and one for built-in samples
-under other settings (:func:`pool`: a sample never waits behind a big upload), started fresh with ``spawn`` (a fork of a
-threaded server is unsafe) and replaced, between builds, after :data:`TASKS_PER_WORKER` of them, so the
-memory a big text needed goes back to the system (not with ``max_tasks_per_child``: CPython 3.11's
-executor can hang when it replaces a worker while builds wait — seen here in the test suite). The server keeps only the finished corpus (unpickled here).
+workers for large uploads (default 1: with the server's own core, two) and one for small texts
+(:func:`pool`: a small text never waits behind a large upload), started fresh with ``spawn`` (a
+fork of a threaded server is unsafe) and replaced, between builds, after :data:`TASKS_PER_WORKER`
+of them, so the memory a big text needed goes back to the system (not with
+``max_tasks_per_child``: CPython 3.11's executor can hang when it replaces a worker while builds
+wait — seen here in the test suite). The server keeps only the finished corpus (unpickled here).
 
 A build reports its progress (fraction, stage) on one queue that a thread of the server reads into
 a table by build id; the waiting page draws it. A build runs once however many runs wait for it:
@@ -37,6 +38,8 @@ from ui.env import env_number
 from ui.memory import limit_heap_fragmentation
 
 TASKS_PER_WORKER = 8
+SMALL_UPLOAD_BYTES = 512 * 1024  # an upload up to this size goes to the small texts' lane
+WARM_UP = ("warm-up",)
 POLL_SECONDS = 0.1
 Progress = Callable[[float, str], None]
 
@@ -106,7 +109,7 @@ class BuildPool:
         threading.Thread(target=self._read_progress, name="lmlab-build-progress", daemon=True).start()
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        self._submitted = self._uploads = 0
+        self._submitted = self._built = 0  # builds since these workers started; and not the warm-up
         return ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_init_worker,
                                    initargs=(self._queue,))
 
@@ -123,7 +126,7 @@ class BuildPool:
 
     def start_workers(self) -> None:
         """Start the worker processes now (the warm-up calls it), not on the first build."""
-        self.submit(("warm-up",), "sample", ("synthetic", CorpusSettings(sentence_mode="lines"), 10), 0)
+        self.submit(WARM_UP, "sample", ("synthetic", CorpusSettings(sentence_mode="lines"), 10), 0)
 
     def submit(self, key: Hashable, kind: str, args: tuple, count_limit: int) -> tuple[str, Future]:
         """(build id, future) of the build of ``key``: the one in flight, else a new one."""
@@ -140,17 +143,17 @@ class BuildPool:
                 self._replace_executor()
                 future = self._executor.submit(_work, build_id, kind, args, count_limit)
             self._submitted += 1
-            self._uploads += kind == "upload"
+            self._built += key != WARM_UP
             self._flying[key] = (build_id, future)
             future.add_done_callback(lambda f, k=key, b=build_id: self._forget(k, b))
             return build_id, future
 
     def recycle_if_idle(self) -> bool:
-        """Fresh workers now, if they built an upload and none is building: the memory a big text
-        needed goes back to the system when the class that uploaded it has gone (ui/corpus_use.py's
+        """Fresh workers now, if they built anything but the warm-up and none is building: the memory
+        a big text (or jieba's dictionary) needed goes back to the system when the class that uploaded it has gone (ui/corpus_use.py's
         ``release_memory``), not only after :data:`TASKS_PER_WORKER` more builds."""
         with self._lock:
-            if not self._uploads or any(not future.done() for _, future in self._flying.values()):
+            if not self._built or any(not future.done() for _, future in self._flying.values()):
                 return False
             self._replace_executor()
         self.start_workers()
@@ -183,41 +186,44 @@ class BuildPool:
                 raise CorpusError("error.worker_failed") from error
 
 
-UPLOAD, SAMPLE = "upload", "sample"
+SMALL, LARGE = "small", "large"
 _pools: dict[str, BuildPool] = {}
 _pool_lock = threading.Lock()
 
 
-def pool(lane: str = UPLOAD) -> BuildPool:
-    """The process's :class:`BuildPool` of ``lane`` (made on first use). Uploads and built-in samples
-    under other settings have a lane each: a sample is built in a moment, an upload can take half a
-    minute (a 5 MB text, in Chinese: jieba), and in one lane every student who changed a sample's
-    tokenizer waited behind it (30 students: up to 12 page runs waiting 30 s for one worker)."""
+def pool(lane: str = LARGE) -> BuildPool:
+    """The process's :class:`BuildPool` of ``lane`` (made on first use). Small texts (the built-in
+    samples under other settings, uploads up to :data:`SMALL_UPLOAD_BYTES`) and large uploads have a
+    lane each: a small text is built in a moment, a large one can take half a minute (5 MB of
+    Chinese: jieba), and in one lane every student who changed a tokenizer waited behind it (30
+    students: up to 12 page runs waiting ~30 s for the one worker). ``LMLAB_BUILD_WORKERS`` sets the
+    large lane's workers; the small lane has one."""
     with _pool_lock:
         if lane not in _pools:
-            _pools[lane] = BuildPool(worker_count() if lane == UPLOAD else 1)
+            _pools[lane] = BuildPool(worker_count() if lane == LARGE else 1)
         return _pools[lane]
 
 
 def start_all_workers() -> None:
     """Start every lane's worker processes now (the warm-up calls it), not on the first build."""
-    for lane in (UPLOAD, SAMPLE):
+    for lane in (SMALL, LARGE):
         pool(lane).start_workers()
 
 
 def recycle_idle_workers() -> bool:
-    """:meth:`BuildPool.recycle_if_idle` of the upload lane, if it has been made (the sample lane
-    builds small texts only)."""
-    upload_pool = _pools.get(UPLOAD)
-    return upload_pool is not None and upload_pool.recycle_if_idle()
+    """:meth:`BuildPool.recycle_if_idle` of every lane made so far; True if any was recycled."""
+    with _pool_lock:
+        lanes = list(_pools.values())
+    return any([lane.recycle_if_idle() for lane in lanes])  # a list: every lane, not up to the first
 
 
 def build_upload(key: Hashable, data: bytes, name: str, settings: CorpusSettings, count_limit: int,
                  progress: Progress | None = None) -> Built:
-    """An uploaded text, tokenised in a worker within the app's limits (:data:`APP_LIMITS`)."""
-    return pool(UPLOAD).build(key, "upload", (data, name, settings), count_limit, progress)
+    """An uploaded text, tokenised in a worker of its size's lane within the app's limits (:data:`APP_LIMITS`)."""
+    lane = SMALL if len(data) <= SMALL_UPLOAD_BYTES else LARGE
+    return pool(lane).build(key, "upload", (data, name, settings), count_limit, progress)
 
 
 def build_sample(key: Hashable, source: str, settings: CorpusSettings, n_sentences: int, count_limit: int) -> Built:
-    """A built-in sample under other settings than its defaults, tokenised in a worker of its own lane."""
-    return pool(SAMPLE).build(key, "sample", (source, settings, n_sentences), count_limit)
+    """A built-in sample under other settings than its defaults, tokenised in the small texts' lane."""
+    return pool(SMALL).build(key, "sample", (source, settings, n_sentences), count_limit)
