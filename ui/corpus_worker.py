@@ -12,13 +12,15 @@ of them, so the memory a big text needed goes back to the system (not with
 wait — seen here in the test suite). The server keeps only the finished corpus (unpickled here).
 
 A build reports its progress (fraction, stage) on one queue that a thread of the server reads into
-a table by build id; the waiting page draws it. A build runs once however many runs wait for it:
+a table by build id; the waiting page draws it, and until a worker starts the build, how many
+builds of its lane are ahead of it (three 5 MB uploads at once: the third waited 40–55 s). A build runs once however many runs wait for it:
 the same key joins the build in flight (also after a rerun interrupted the page that started it).
 A worker that dies (out of memory, killed) is replaced; its builds fail with a clear message.
 No streamlit here: the worker imports this module.
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import threading
@@ -41,7 +43,8 @@ TASKS_PER_WORKER = 8
 SMALL_UPLOAD_BYTES = 512 * 1024  # an upload up to this size goes to the small texts' lane
 WARM_UP = ("warm-up",)
 POLL_SECONDS = 0.1
-Progress = Callable[[float, str], None]
+QUEUED = "queued"  # a build's stage until a worker starts it
+Progress = Callable[..., None]  # (fraction, stage), and for QUEUED the builds ahead: (0.0, QUEUED, ahead)
 
 _worker_queue = None  # in a worker: the queue its builds report progress on
 
@@ -75,9 +78,10 @@ def _work(build_id: str, kind: str, args: tuple, count_limit: int) -> Built:
     """In the worker: build an upload (bounded by the app's limits) or a built-in sample, with what
     every page reads of it computed here too (the ``<unk>``-mapped splits, token and type counts,
     n-gram counts, statistics): in the server that was ~2 s of a 5 MB upload on the shared GIL."""
+    report = lambda fraction, stage: _worker_queue.put((build_id, fraction, stage))  # noqa: E731
+    report(0.0, "decode")  # started: no longer queued behind another build
     if kind == "upload":
         data, name, settings = args
-        report = lambda fraction, stage: _worker_queue.put((build_id, fraction, stage))  # noqa: E731
         corpus = build_corpus(data, name, settings, progress=report, limits=APP_LIMITS)
     else:
         source, settings, n_sentences = args
@@ -104,7 +108,9 @@ class BuildPool:
         self._queue = self._context.Queue()
         self._lock = threading.RLock()  # a build done before add_done_callback runs its callback here
         self._progress: dict[str, tuple[float, str]] = {}
+        self._order: dict[str, int] = {}  # build id -> its place in the order of submission
         self._flying: dict[Hashable, tuple[str, Future]] = {}
+        self._count = itertools.count()
         self._executor = self._new_executor()
         threading.Thread(target=self._read_progress, name="lmlab-build-progress", daemon=True).start()
 
@@ -134,7 +140,8 @@ class BuildPool:
             if key in self._flying and not self._flying[key][1].done():
                 return self._flying[key]
             build_id = uuid.uuid4().hex
-            self._progress[build_id] = (0.0, "decode")
+            self._progress[build_id] = (0.0, QUEUED)
+            self._order[build_id] = next(self._count)
             if self._submitted >= TASKS_PER_WORKER * self.workers and not self._flying:
                 self._replace_executor()  # fresh workers give a big text's memory back
             try:
@@ -162,12 +169,19 @@ class BuildPool:
     def _forget(self, key: Hashable, build_id: str) -> None:
         with self._lock:
             self._progress.pop(build_id, None)
+            self._order.pop(build_id, None)
             if key in self._flying and self._flying[key][0] == build_id:
                 del self._flying[key]
 
     def progress_of(self, build_id: str) -> tuple[float, str] | None:
         with self._lock:
             return self._progress.get(build_id)
+
+    def ahead_of(self, build_id: str) -> int:
+        """How many builds of this lane, submitted before ``build_id``, are still to finish."""
+        with self._lock:
+            mine = self._order.get(build_id, -1)
+            return sum(0 <= seq < mine for seq in self._order.values())
 
     def build(self, key: Hashable, kind: str, args: tuple, count_limit: int, progress: Progress | None = None) -> Built:
         """The corpus of ``key`` built in a worker, with its n-gram counts within ``count_limit``
@@ -179,6 +193,8 @@ class BuildPool:
                 return future.result(timeout=POLL_SECONDS)
             except FutureTimeout:
                 now = self.progress_of(build_id)
+                if now is not None and now[1] == QUEUED:
+                    now = (*now, self.ahead_of(build_id))
                 if progress is not None and now is not None and now != shown:  # a redraw only when it moved
                     progress(*now)
                     shown = now

@@ -141,7 +141,8 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
         try:
             with placeholder.status(tr("sidebar.building"), expanded=True):
                 bar = st.progress(0.0)
-                progress = lambda fraction, stage: bar.progress(min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}"))  # noqa: E731
+                progress = lambda fraction, stage, ahead=0: bar.progress(  # noqa: E731
+                    min(fraction, 1.0), text=tr(f"sidebar.stage.{stage}", ahead=ahead))
                 if built_in:
                     return load_sample(source, settings, n_synthetic)  # once per server, small: here
                 limit = data_store().item_limit

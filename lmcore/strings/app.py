@@ -53,6 +53,7 @@ STRINGS = {
     ),
     "sidebar.summary": ("{tokens:,} tokens · {types:,} types · {sentences:,} sentences", "{tokens:,} 个词元 · {types:,} 种 · {sentences:,} 句"),
     "sidebar.building": ("Reading the corpus…", "正在读取语料…"),
+    "sidebar.stage.queued": ("In the queue: {ahead} text(s) ahead of yours", "排队中：前面还有 {ahead} 个文本"),
     "sidebar.stage.decode": ("Detecting the encoding", "检测编码"),
     "sidebar.stage.split": ("Splitting sentences", "切分句子"),
     "sidebar.stage.tokenize": ("Tokenising", "分词"),
