@@ -13,8 +13,8 @@ wait — seen here in the test suite). The server keeps only the finished corpus
 
 A build reports its progress (fraction, stage) on one queue that a thread of the server reads into
 a table by build id; the waiting page draws it, and until a worker starts the build, how many
-builds of its lane are ahead of it (three 5 MB uploads at once: the third waited 40–55 s). A build runs once however many runs wait for it:
-the same key joins the build in flight (also after a rerun interrupted the page that started it).
+builds of its lane are ahead of it (three 5 MB uploads at once: the third waited 40–55 s). A build
+runs once however many runs wait for it: the same key joins the build in flight (also after a rerun interrupted the page that started it).
 A worker that dies (out of memory, killed) is replaced; its builds fail with a clear message.
 No streamlit here: the worker imports this module.
 """
@@ -157,8 +157,9 @@ class BuildPool:
 
     def recycle_if_idle(self) -> bool:
         """Fresh workers now, if they built anything but the warm-up and none is building: the memory
-        a big text (or jieba's dictionary) needed goes back to the system when the class that uploaded it has gone (ui/corpus_use.py's
-        ``release_memory``), not only after :data:`TASKS_PER_WORKER` more builds."""
+        a big text (or jieba's dictionary) needed goes back to the system when the class that
+        uploaded it has gone (ui/corpus_use.py's ``release_memory``), not only after
+        :data:`TASKS_PER_WORKER` more builds."""
         with self._lock:
             if not self._built or any(not future.done() for _, future in self._flying.values()):
                 return False
