@@ -9,9 +9,9 @@ queued finish as an event from a runner that is no longer its own
 (``AppSession._handle_scriptrunner_event_on_event_loop``: ``sender is not self._scriptrunner``).
 Every event the old runner queued after the loop's last pass is dropped with it: the run's last
 elements and its end (tests/run_end_probe.py, holding the loop for the whole run, loses all of
-it). The browser then sees a fragment run start and end but not the full run's end: the frontend keeps the previous
-run's stale elements and misses the new ones, and a client waiting for the run (the classroom bench:
-3 of 6 runs of 30 students) waits for ever.
+it). The browser then sees a fragment run start and end but not the full run's end: the frontend
+keeps the previous run's stale elements and misses the new ones, and a client waiting for the run
+(the classroom bench: 3 of 6 runs of 30 students) waits for ever.
 
 The fix: when a runner that has stopped taking requests refuses one and a new runner replaces it,
 the events the old runner queued before that are handled as the session's own, in order, until
