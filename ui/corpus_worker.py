@@ -14,7 +14,8 @@ wait — seen here in the test suite). The server keeps only the finished corpus
 A build reports its progress (fraction, stage) on one queue that a thread of the server reads into
 a table by build id; the waiting page draws it, and until a worker starts the build, how many
 builds of its lane are ahead of it (three 5 MB uploads at once: the third waited 40–55 s). A build
-runs once however many runs wait for it: the same key joins the build in flight (also after a rerun interrupted the page that started it).
+runs once however many runs wait for it: the same key joins the build in flight (also after a
+rerun interrupted the page that started it).
 A worker that dies (out of memory, killed) is replaced; its builds fail with a clear message.
 No streamlit here: the worker imports this module.
 """
