@@ -22,7 +22,7 @@ def builders() -> dict[str, object]:
     helpers of ``style`` that restyle a given figure)."""
     found = {}
     for info in pkgutil.iter_modules(figures.__path__):
-        if info.name == "style":
+        if info.name in ("style", "margins"):
             continue
         module = importlib.import_module(f"{figures.__name__}.{info.name}")
         for name, fn in inspect.getmembers(module, inspect.isfunction):
