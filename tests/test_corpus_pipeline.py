@@ -67,6 +67,21 @@ def test_corpus_split_and_unk_mapping_are_consistent():
     assert build_corpus(text, "again", CorpusSettings(sentence_mode="lines", min_count=2)).key == corpus.key
 
 
+def test_a_sentence_with_nothing_to_map_is_held_once_and_pickled_once():
+    import pickle
+
+    text = "\n".join(f"the cat sat on mat {i % 3} ." if i % 10 else f"a rare word{i} here ." for i in range(300))
+    corpus = build_corpus(text, "shared", CorpusSettings(sentence_mode="lines", min_count=2))
+    for split in ("train", "valid", "test"):
+        for sentence, mapped in zip(corpus.split(split), corpus.mapped(split)):
+            assert mapped == corpus.vocab.map(sentence)
+            assert (mapped is sentence) == (UNK not in mapped)
+    assert any(UNK in s for s in corpus.mapped("train")) and any(UNK not in s for s in corpus.mapped("test"))
+    again = pickle.loads(pickle.dumps(corpus))
+    assert again.mapped("test") == corpus.mapped("test")
+    assert all((m is s) == (UNK not in m) for s, m in zip(again.test, again.mapped("test")))
+
+
 @pytest.mark.parametrize("name", SAMPLES)
 def test_built_in_samples_are_large_enough(name):
     corpus = load_sample(name)
