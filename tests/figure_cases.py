@@ -19,7 +19,7 @@ from lmcore.lm_protocol import TokenLogProbs
 
 def builders() -> dict[str, object]:
     """Public functions of lmcore.figures.* that build a Plotly Figure, by ``module.name`` (not the
-    helpers of ``style`` that restyle a given figure)."""
+    helpers of ``style`` and ``margins`` that restyle a given figure)."""
     found = {}
     for info in pkgutil.iter_modules(figures.__path__):
         if info.name in ("style", "margins"):
