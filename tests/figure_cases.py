@@ -187,3 +187,11 @@ def cases() -> dict[str, list[tuple[str, object]]]:
     for part in (_corpus, _decoding, _gradients, _lstm, _ngram, _rnn, _seq2seq):
         out.update(part())
     return out
+
+
+def case_params() -> list:
+    """Every case of :func:`cases` as a pytest parameter (name, make), id ``builder[label]``."""
+    import pytest
+
+    return [pytest.param(name, make, id=f"{name}[{label}]" if label else name)
+            for name, items in cases().items() for label, make in items]

@@ -8,11 +8,10 @@ import re
 import pytest
 
 from lmcore.figures.style import log_scale, tick_label
-from tests.figure_cases import builders, cases, running_ppl_case
+from tests.figure_cases import builders, case_params, cases, running_ppl_case
 
 CASES = cases()
-ALL = [pytest.param(name, make, id=f"{name}[{label}]" if label else name)
-       for name, items in CASES.items() for label, make in items]
+ALL = case_params()
 
 
 def parse_tick(text: str) -> float:

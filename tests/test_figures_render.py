@@ -10,6 +10,7 @@ import plotly
 import pytest
 
 from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium
+from tests.figure_cases import case_params
 
 pytestmark = pytest.mark.browser
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -180,21 +181,15 @@ def test_chain_rule_tokens_of_a_long_chinese_sentence_stay_upright(page, width, 
     assert overlapping(ticks) == []
 
 
-def _cases_flat():
-    from tests.figure_cases import cases
-
-    return [(f"{name}[{label}]", make) for name, items in sorted(cases().items()) for label, make in items]
-
-
-@pytest.mark.parametrize("name, make", _cases_flat(), ids=[n for n, _ in _cases_flat()])
+@pytest.mark.parametrize("name, make", case_params())
 def test_margins_already_fit_so_plotly_draws_once(page, name, make):
-    """lmcore.figures.margins: every figure's margins hold its tick labels and titles, so Plotly's
-    auto-margin keeps them (it draws the chart again whenever it has to widen one)."""
+    """lmcore.figures.margins: every figure's margins hold its tick labels, titles, colour bars and
+    legends, so Plotly's auto-margin keeps them (it draws the chart again whenever it widens one).
+    At the page's full width: a narrower chart may wrap its legend (margins.LEGEND_WIDTH)."""
     fig = make()
     given = fig.layout.margin
-    for width in (940,):  # a chart the page's width; a narrower one may wrap its legend (margins.LEGEND_WIDTH)
-        draw(page, fig, width)
-        size = page.evaluate("() => { const s = document.getElementById('plot')._fullLayout._size; "
-                             "return {l: s.l, r: s.r, t: s.t, b: s.b}; }")
-        widened = {side: round(px) for side, px in size.items() if px > (getattr(given, side) or 0) + 0.5}
-        assert widened == {}, (name, width, widened, given)
+    draw(page, fig, 940)
+    size = page.evaluate("() => { const s = document.getElementById('plot')._fullLayout._size; "
+                         "return {l: s.l, r: s.r, t: s.t, b: s.b}; }")
+    widened = {side: round(px) for side, px in size.items() if px > (getattr(given, side) or 0) + 0.5}
+    assert widened == {}, (name, widened, given)
