@@ -88,7 +88,8 @@ class Corpus:
         here): the training split's are all of them, so a corpus holds, and a worker sends, its
         sentences once (a 5 MB upload: 13.8 → 10.3 MB of pickle, unpickled in 0.45 s instead of 0.82)."""
         if name not in self._mapped:
-            self._mapped[name] = [s if m == s else m for s in self.split(name) for m in (self.vocab.map(s),)]
+            known = self.vocab.stoi
+            self._mapped[name] = [s if all(tok in known for tok in s) else self.vocab.map(s) for s in self.split(name)]
         return self._mapped[name]
 
 
