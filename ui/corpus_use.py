@@ -23,9 +23,9 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from ui.charts import forget_figures
 from ui.corpus_worker import recycle_idle_workers
-from ui.memory import SizedStore
+from ui.memory import SizedStore, freeze_long_lived
 from ui.models import data_store
-from ui.sessions import SessionUse, start_sweeper
+from ui.sessions import SessionUse, connected_sessions, start_sweeper
 
 
 class CorpusTracker:
@@ -52,20 +52,20 @@ class CorpusTracker:
 
 
 def release_memory() -> None:
-    """When no session is connected (a class has left): collect garbage, replace corpus workers that
-    built an upload by fresh ones, drop the shared figures (ui/charts.py), and return free heap pages to the OS (glibc), so RSS falls. Not
-    while anyone is connected: a full collection holds the GIL for most of a second here, and every
-    student's page would wait for it."""
-    from streamlit.runtime import Runtime
-
-    try:
-        if Runtime.exists() and Runtime.instance()._session_mgr.num_active_sessions() > 0:
-            return
-    except Exception:  # not a real server (AppTest): go on
-        pass
+    """When no session is connected (a class has left): replace corpus workers that built an upload by
+    fresh ones, drop the shared figures (ui/charts.py), collect garbage and hide what is left from later
+    collections (``ui.memory.freeze_long_lived``; outside a real server, AppTest, only collect), and
+    return free heap pages to the OS (glibc), so RSS falls. Not while anyone is connected: a full
+    collection holds the GIL for most of a second here, and every student's page would wait for it."""
+    connected = connected_sessions()
+    if connected:
+        return
     recycle_idle_workers()
     forget_figures()
-    gc.collect()
+    if connected is None:
+        gc.collect()
+    else:
+        freeze_long_lived()
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):

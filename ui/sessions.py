@@ -69,6 +69,18 @@ def start_sweeper(name: str, use: SessionUse, act: Callable[[list[str]], None]) 
     threading.Thread(target=sweep, name=name, daemon=True).start()
 
 
+def connected_sessions() -> int | None:
+    """Sessions connected to this server now; None outside a real server (AppTest's runtime is a mock)."""
+    from streamlit.runtime import Runtime
+
+    try:
+        if Runtime.exists() and isinstance(Runtime.instance(), Runtime):
+            return Runtime.instance()._session_mgr.num_active_sessions()
+    except Exception:  # stopping, or Streamlit changed: as if there were no server
+        pass
+    return None
+
+
 def reconnect_seconds() -> float:
     """How long a disconnected session waits for its browser to reconnect (a network blip, a laptop
     waking up) before it is closed: ``LMLAB_RECONNECT_SECONDS``, default 5."""

@@ -12,7 +12,9 @@ Started once per process (app.py's ``configure_process``), on one daemon thread:
    a page's run would get half the CPU at best; then jieba's dictionary (~1 s, ~65 MB), which the
    first Chinese corpus, or sentence typed on one, loads in this process (pages tokenize what is
    typed). Both wait for the server to be idle (``IDLE_SECONDS`` without a run), however long that
-   takes: a first training, or the first Chinese student of a class, pays them otherwise.
+   takes: a first training, or the first Chinese student of a class, pays them otherwise;
+5. once the server is idle again, everything made so far is hidden from the garbage collector
+   (``ui.memory.freeze_long_lived``): a full collection then visits only what sessions made since.
 It gives way to the pages: before each module and each step it waits (up to a few seconds) until no
 script run is going on (app.py runs inside :func:`script_run`) and none ended in the last
 ``AFTER_RUN_SECONDS`` (the browser draws the page then, on the same few cores), so a visitor who
@@ -121,6 +123,15 @@ def _english_defaults() -> None:
         model_registry().shipped(corpus.key, config)
 
 
+def _freeze_long_lived() -> None:
+    from ui.memory import freeze_long_lived
+    from ui.sessions import connected_sessions
+
+    _give_way(heavy=True)
+    if connected_sessions() is not None:  # a real server; a test process (AppTest) keeps its collector as it is
+        freeze_long_lived()
+
+
 def _start_corpus_workers() -> None:
     from ui.corpus_worker import start_all_workers
 
@@ -128,7 +139,8 @@ def _start_corpus_workers() -> None:
 
 
 def _warm() -> None:
-    for step in (_start_corpus_workers, _import_all, _plotly_validators, _english_defaults, _import_heavy):
+    for step in (_start_corpus_workers, _import_all, _plotly_validators, _english_defaults, _import_heavy,
+                 _freeze_long_lived):
         _give_way()
         try:
             step()
