@@ -36,6 +36,7 @@ class Monitor:
         self.servers = [psutil.Process(p) for p in server_pids]
         self.period = period
         self.marks: dict[str, int] = {}
+        self.apart: dict[str, tuple[int, int]] = {}
         self.peak = 0
         self.server_seconds: list[float] = []  # cores the server used in each second of the test
         self.cpu = {"server": {}, "client": {}, "browser": {}}
@@ -54,13 +55,20 @@ class Monitor:
         return tree
 
     def rss(self) -> int:
-        total = 0
+        return sum(self.rss_apart())
+
+    def rss_apart(self) -> tuple[int, int]:
+        """(RSS of the server processes, RSS of their children: the corpus workers)."""
+        own, children = 0, 0
         for process in self._server_tree():
             try:
-                total += process.memory_info().rss
+                if process in self.servers:
+                    own += process.memory_info().rss
+                else:
+                    children += process.memory_info().rss
             except psutil.NoSuchProcess:
                 pass
-        return total
+        return own, children
 
     def _sample_cpu(self) -> None:
         server = {p.pid for p in self._server_tree()}
@@ -102,7 +110,8 @@ class Monitor:
 
     def mark(self, name: str) -> None:
         """Note the RSS now; at "closed" (every student gone) also close the CPU accounting window."""
-        self.marks[name] = self.rss()
+        self.apart[name] = self.rss_apart()
+        self.marks[name] = sum(self.apart[name])
         self.peak = max(self.peak, self.marks[name])
         if name == "closed":
             self._cpu1 = self._cpu_seconds()
@@ -129,6 +138,9 @@ class Monitor:
         lines = [("rss_pre_mb", f"{pre / MB:.0f}"), ("rss_peak_mb", f"{self.peak / MB:.0f}"),
                  ("rss_at_close_mb", f"{self.marks['closed'] / MB:.0f}"), ("rss_final_mb", f"{final / MB:.0f}"),
                  ("rss_final_vs_pre", f"{final / pre:.2f}")]
+        for mark in ("pre", "final"):  # where it is: the server process itself, or its corpus workers
+            own, children = self.apart[mark]
+            lines.append((f"rss_{mark}_server_workers_mb", f"{own / MB:.0f} {children / MB:.0f}"))
         wall = self._t1 - self._t0
         for group in ("server", "client", "browser"):
             used = self._cpu1[group] - self._cpu0[group]
