@@ -1,8 +1,10 @@
 """ui/warmup.py: the background warm-up of a fresh server gives way to script runs and fills the
-shared stores the pages read for the English sample."""
+shared stores the pages read for the built-in samples."""
 from __future__ import annotations
 
 import threading
+
+import pytest
 
 from lmcore.samples import default_settings, load_sample
 from ui import warmup
@@ -50,17 +52,24 @@ def test_a_failing_run_still_lets_the_warm_up_go_on(monkeypatch):
     assert not waiter.is_alive()
 
 
-def test_the_warm_up_stores_the_english_sample_s_counts_and_shipped_models():
+@pytest.mark.parametrize("name", ["english", "chinese", "synthetic"])
+def test_the_warm_up_stores_each_sample_s_corpus_counts_and_shipped_models(name):
+    from lmcore.samples import SAMPLES
     from ui.models import data_store, model_registry, shared_counts
     from ui.recurrent_models import LSTM, RNN
+    from ui.sidebar import corpus_key
 
-    warmup._english_defaults()
-    corpus = load_sample("english", default_settings("english"))
-    assert any(key[:2] == ("counts", corpus.key) for key in list(data_store()._items))
-    counts = shared_counts(corpus)  # read from the store: the very object the warm-up built
-    assert counts is shared_counts(corpus) and counts.max_order >= 3
-    registry = model_registry()
-    assert all(registry.shipped(corpus.key, config) is not None for config in (RNN, LSTM))
+    assert {"english", *warmup.SAMPLES_LATER} == set(SAMPLES)  # every sample is warmed
+    warmup._sample_defaults(name)
+    settings = default_settings(name)
+    stored = data_store().get(corpus_key(name, settings))  # under the key the sidebar reads
+    assert stored is not None and stored.key == load_sample(name, settings).key
+    assert any(key[:2] == ("counts", stored.key) for key in list(data_store()._items))
+    counts = shared_counts(stored)  # read from the store: the very object the warm-up built
+    assert counts is shared_counts(stored) and counts.max_order >= 3
+    if name == "english":
+        registry = model_registry()
+        assert all(registry.shipped(stored.key, config) is not None for config in (RNN, LSTM))
 
 
 def test_heavy_imports_wait_for_an_idle_server_however_long(monkeypatch):

@@ -13,7 +13,8 @@ Started once per process (app.py's ``configure_process``), on one daemon thread:
    first Chinese corpus, or sentence typed on one, loads in this process (pages tokenize what is
    typed). Both wait for the server to be idle (``IDLE_SECONDS`` without a run), however long that
    takes: a first training, or the first Chinese student of a class, pays them otherwise;
-5. once the server is idle again, everything made so far is hidden from the garbage collector
+5. the Chinese and synthetic samples with their counts and shipped models, each when the server is idle;
+6. once the server is idle again, everything made so far is hidden from the garbage collector
    (``ui.memory.freeze_long_lived``): a full collection then visits only what sessions made since.
 It gives way to the pages: before each module and each step it waits (up to a few seconds) until no
 script run is going on (app.py runs inside :func:`script_run`) and none ended in the last
@@ -31,6 +32,7 @@ from contextlib import contextmanager
 
 WARM_MODULES = ("pandas", "pyarrow", "plotly.graph_objects", "segno", "pandas.io.formats.style", "PIL.PngImagePlugin")
 HEAVY_MODULES = ("torch._dynamo",)
+SAMPLES_LATER = ("chinese", "synthetic")  # built when the server is idle, after the heavy imports
 GIVE_WAY_SECONDS = 3.0  # the longest the warm-up waits for a quiet moment before it goes on anyway
 AFTER_RUN_SECONDS = 1.5  # a run's page is being drawn in its browser this long after the run ended
 IDLE_SECONDS = 8.0  # no run for this long: the server is idle (nobody is clicking through pages)
@@ -109,18 +111,32 @@ def _plotly_validators() -> None:
     fig.to_json()
 
 
-def _english_defaults() -> None:
+def _sample_defaults(name: str) -> None:
+    """A built-in sample at its default settings, its n-gram counts and its shipped recurrent models,
+    in the shared stores under the sidebar's key (kept for everyone, never dropped)."""
     from lmcore.samples import default_settings, load_sample
     from ui.models import data_store, model_registry, shared_counts
     from ui.recurrent_models import LSTM, RNN
     from ui.sidebar import corpus_key, corpus_nbytes
 
-    settings = default_settings("english")
-    corpus = data_store().get_or_build(corpus_key("english", settings), lambda: load_sample("english", settings),
-                                       corpus_nbytes)
+    settings = default_settings(name)
+    corpus = data_store().get_or_build(corpus_key(name, settings), lambda: load_sample(name, settings), corpus_nbytes)
     shared_counts(corpus)
     for config in (RNN, LSTM):
         model_registry().shipped(corpus.key, config)
+
+
+def _english_defaults() -> None:
+    _sample_defaults("english")
+
+
+def _other_samples() -> None:
+    """The Chinese and synthetic samples (after jieba is loaded), each when the server is idle: a
+    student who switches to one in class finds it built, and what lives as long as the server is
+    made before the class, not in the middle of its short-lived objects."""
+    for name in SAMPLES_LATER:
+        _give_way(heavy=True)
+        _sample_defaults(name)
 
 
 def _freeze_long_lived() -> None:
@@ -140,7 +156,7 @@ def _start_corpus_workers() -> None:
 
 def _warm() -> None:
     for step in (_start_corpus_workers, _import_all, _plotly_validators, _english_defaults, _import_heavy,
-                 _freeze_long_lived):
+                 _other_samples, _freeze_long_lived):
         _give_way()
         try:
             step()
