@@ -77,6 +77,7 @@ class Action:
     started: float
     seconds: float
     during_training: bool
+    page: str = ""  # the page acted on (a navigation's target)
 
 
 @dataclass
@@ -94,8 +95,8 @@ class Recorder:
     training: set[int] = field(default_factory=set)  # sessions whose training is running now
     trainings_started: int = 0
 
-    def action(self, session: int, kind: str, started: float, seconds: float) -> None:
-        self.actions.append(Action(session, kind, started - self.t0, seconds, bool(self.training)))
+    def action(self, session: int, kind: str, started: float, seconds: float, page: str = "") -> None:
+        self.actions.append(Action(session, kind, started - self.t0, seconds, bool(self.training), page))
 
     def error(self, session: int, kind: str, detail: str) -> None:
         self.errors[kind] += 1
@@ -137,8 +138,14 @@ class Recorder:
         for kind in sorted({a.kind for a in self.actions}):
             values = [a.seconds for a in self.actions if a.kind == kind]
             lines.append((f"settle_{kind}_p50_p95_s", f"{percentile(values, 50):.2f} {percentile(values, 95):.2f}"))
-        slowest = sorted(self.actions, key=lambda a: -a.seconds)[:6]  # session, kind, start (s into the run)
-        lines.append(("settle_slowest", "; ".join(f"s{a.session} {a.kind} at {a.started:.0f} s: {a.seconds:.1f}" for a in slowest)))
+        moves = [a for a in self.actions if a.kind == "control"]
+        for page in sorted({a.page for a in moves}):  # which pages' controls are slow
+            values = [a.seconds for a in moves if a.page == page]
+            lines.append((f"settle_control_on_{page or 'home'}_p50_p95_n", f"{percentile(values, 50):.2f} "
+                          f"{percentile(values, 95):.2f} {len(values)}"))
+        slowest = sorted(self.actions, key=lambda a: -a.seconds)[:8]  # session, kind, page, start (s into the run)
+        lines.append(("settle_slowest", "; ".join(f"s{a.session} {a.kind} on {a.page or 'home'} at {a.started:.0f} s: "
+                                                  f"{a.seconds:.1f}" for a in slowest)))
         per_replica = Counter(self.replicas.values())
         if per_replica:
             lines += [(f"replica_{value}_sessions", str(n)) for value, n in sorted(per_replica.items())]

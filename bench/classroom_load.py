@@ -130,7 +130,7 @@ class Student:
             return True
         if seconds is not None:  # None: the action changed nothing (no control to move, no run)
             self.recorded = True
-            self.rec.action(self.i, kind, started, seconds)
+            self.rec.action(self.i, kind, started, seconds, self.page)
             if seconds > self.args.settle_timeout and settle_timeout_is_error:
                 self.rec.error(self.i, "timeout", f"{kind} settled after {seconds:.0f} s")
         await self.look()
