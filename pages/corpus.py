@@ -17,11 +17,11 @@ summary = figures["summary"]
 
 st.title(tr("nav.corpus"))
 st.caption(tr("corpus.caption"))
-cells = st.columns(7)
+cells = [*st.columns(4), *st.columns(4)[:3]]  # two rows: a 7-digit count shows whole at projector width
 for cell, name in zip(cells, ["characters", "sentences", "tokens", "types", "vocab"]):
     cell.metric(tr(f"corpus.metric.{name}"), f"{summary[name]:,}")
-cells[5].metric(tr("corpus.metric.oov_valid"), f"{summary['oov_valid']:.2%}")
-cells[6].metric(tr("corpus.metric.oov_test"), f"{summary['oov_test']:.2%}")
+cells[5].metric(tr("corpus.metric.oov_valid"), f"{summary['oov_valid']:.1%}")
+cells[6].metric(tr("corpus.metric.oov_test"), f"{summary['oov_test']:.1%}")
 st.caption(tr("corpus.split_note", train=summary["train_sentences"], encoding=summary["encoding"]))
 found = [tr("corpus.markers.unk", n=corpus.markers["<unk>"])] if corpus.markers.get("<unk>") else []
 bounds = corpus.markers.get("<s>", 0) + corpus.markers.get("</s>", 0)

@@ -19,3 +19,20 @@ def test_home_page_names_are_not_cut(browser, app_server, locale):
     context.close()
     assert len(links) == 8
     assert [link["text"] for link in links if link["cut"]] == []
+
+
+@pytest.mark.parametrize("lang, corpus", [("en", "chinese"), ("zh", "chinese"), ("en", "synthetic&sents=20000")])
+def test_corpus_page_figures_are_not_cut(browser, app_server, lang, corpus):
+    """The corpus's sizes and OOV rates each show whole at projector width (the largest synthetic
+    sample has 7-digit counts)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_server}/corpus-stats?lang={lang}&corpus={corpus}")
+    wait_for_app(page)
+    page.locator("[data-testid=stMetricValue]").nth(6).wait_for()
+    shown = page.locator("[data-testid=stMetricValue]").count()
+    values = page.evaluate("""() => [...document.querySelectorAll('[data-testid=stMetricValue], [data-testid=stMetricValue] *')]
+        .map(e => ({text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1}))""")
+    context.close()
+    assert shown == 7
+    assert [v["text"] for v in values if v["cut"]] == []
