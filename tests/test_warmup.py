@@ -2,12 +2,17 @@
 shared stores the pages read for the built-in samples."""
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 from lmcore.samples import default_settings, load_sample
 from ui import warmup
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_warm_up_waits_while_a_script_runs(monkeypatch):
@@ -65,6 +70,7 @@ def test_the_warm_up_stores_each_sample_s_corpus_counts_and_shipped_models(name)
     stored = data_store().get(corpus_key(name, settings))  # under the key the sidebar reads
     assert stored is not None and stored.key == load_sample(name, settings).key
     assert any(key[:2] == ("counts", stored.key) for key in list(data_store()._items))
+    assert {"valid", "test"} <= set(stored._mapped)  # mapped now, not in a student's first run
     counts = shared_counts(stored)  # read from the store: the very object the warm-up built
     assert counts is shared_counts(stored) and counts.max_order >= 3
     if name == "english":
@@ -90,3 +96,23 @@ def test_heavy_imports_wait_for_an_idle_server_however_long(monkeypatch):
         warmup._quiet.notify_all()
     waiter.join(60)
     assert not waiter.is_alive() and imported == list(warmup.HEAVY_MODULES)
+
+
+def test_after_the_warm_up_no_figure_builder_imports_a_plotly_module():
+    """Every graph_objs module a figure builder reaches is imported by the warm-up, not in a class
+    (a module imported then lives as long as the server among the class's short-lived objects).
+    In a fresh interpreter: this process has imported them all already."""
+    script = (
+        "import sys\n"
+        "from ui import warmup\n"
+        "from tests.figure_cases import cases\n"
+        "warmup._plotly_validators()\n"
+        "before = set(sys.modules)\n"
+        "for items in cases().values():\n"
+        "    for _, make in items:\n"
+        "        make().to_json()\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith(('plotly', '_plotly_utils', 'PIL'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"

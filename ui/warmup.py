@@ -4,15 +4,19 @@ Started once per process (app.py's ``configure_process``), on one daemon thread:
 0. the corpus worker processes (ui/corpus_worker.py), which start in parallel;
 1. the modules the pages import (pandas alone takes about a second; segno, the teaching questions,
    pandas' table styler and PIL, which tables and images need, every ``lmcore`` module);
-2. Plotly's validators: the first figure of each trace kind costs ~0.15 s of validator loading;
-3. the English sample at its default settings (the corpus a new visitor sees): its n-gram counts and
-   its shipped recurrent models, in the same shared stores the pages read (a page that asks while
-   the warm-up builds one waits for it instead of building it twice);
+2. Plotly's validators: the first figure of each trace kind costs ~0.15 s of validator loading; with
+   them the graph_objs modules the figure builders reach (subplots, fonts, hover labels) and PIL's
+   image plugins;
+3. the English sample at its default settings (the corpus a new visitor sees): its n-gram counts,
+   its validation and test sentences mapped to the vocabulary, and its shipped recurrent models, in
+   the same shared stores the pages read (a page that asks while the warm-up builds one waits for it
+   instead of building it twice);
 4. ``torch._dynamo``, which every optimizer step imports: 2–3 s of CPU holding the GIL, during which
    a page's run would get half the CPU at best; then jieba's dictionary (~1 s, ~65 MB), which the
    first Chinese corpus, or sentence typed on one, loads in this process (pages tokenize what is
-   typed). Both wait for the server to be idle (``IDLE_SECONDS`` without a run), however long that
-   takes: a first training, or the first Chinese student of a class, pays them otherwise;
+   typed), and the modules torch imports at a process's first optimizer step. They wait for the
+   server to be idle (``IDLE_SECONDS`` without a run), however long that takes: a first training, or
+   the first Chinese student of a class, pays them otherwise;
 5. the Chinese and synthetic samples with their counts and shipped models, each when the server is idle;
 6. once the server is idle again, everything made so far is hidden from the garbage collector
    (``ui.memory.freeze_long_lived``): a full collection then visits only what sessions made since.
@@ -78,6 +82,21 @@ def _import_heavy() -> None:
     from lmcore.corpus.segmentation import tokenize
 
     tokenize("中文分词", "jieba", False)  # loads jieba's dictionary
+    _give_way(heavy=True)
+    _first_optimizer_step()
+
+
+def _first_optimizer_step() -> None:
+    """One Adam step on a throw-away tensor, outside the training code (no training hook sees it, no
+    random generator is used): torch imports some modules at a process's first step; now, not in a
+    student's run."""
+    import torch
+
+    weight = torch.zeros(2, requires_grad=True)
+    optimizer = torch.optim.Adam([weight])
+    (weight * weight).sum().backward()
+    torch.nn.utils.clip_grad_norm_([weight], 1.0)
+    optimizer.step()
 
 
 def _import_all() -> None:
@@ -94,21 +113,39 @@ def _import_all() -> None:
 
 
 def _plotly_validators() -> None:
+    """Plotly's validators and the graph_objs modules the figure builders reach (each is imported on
+    its first use: in class, that put thousands of objects that live as long as the server among a
+    class's short-lived ones, keeping their memory from going back after it)."""
     import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
 
-    fig = go.Figure([go.Bar(x=[1], y=[0], orientation="h", text=["a"], customdata=["a"], hovertemplate="%{x}"),
-                     go.Scatter(x=[1], y=[1], mode="lines+markers+text", text=["a"], line=dict(dash="dot")),
-                     go.Heatmap(z=[[1.0]], colorscale="Viridis", colorbar=dict(title=dict(text="a"))),
-                     go.Contour(z=[[1.0, 2.0], [2.0, 3.0]]), go.Histogram(x=[1.0])],
-                    frames=[go.Frame(data=[go.Scatter(x=[1], y=[1])], name="0")])
-    fig.update_layout(title="a", xaxis=dict(title="a", type="log", tickvals=[1], ticktext=["a"]),
-                      yaxis=dict(autorange="reversed"), legend=dict(orientation="h"), barmode="group",
-                      annotations=[dict(text="a", x=1, y=1)], sliders=[dict(steps=[dict(label="0")])],
+    font = dict(size=9)
+    fig = make_subplots(rows=1, cols=2)
+    for trace in (go.Bar(x=[1], y=[0], orientation="h", text=["a"], customdata=["a"], hovertemplate="%{x}",
+                         textfont=font, hoverlabel=dict(font=font), marker=dict(pattern=dict(shape=""))),
+                  go.Scatter(x=[1], y=[1], mode="lines+markers+text", text=["a"], line=dict(dash="dot"),
+                             marker=dict(size=1), textfont=font, hoverlabel=dict(font=font)),
+                  go.Heatmap(z=[[1.0]], colorscale="Viridis", colorbar=dict(title=dict(text="a", font=font), tickfont=font),
+                             texttemplate="%{z}", textfont=font, hoverlabel=dict(font=font)),
+                  go.Contour(z=[[1.0, 2.0], [2.0, 3.0]], colorbar=dict(title=dict(text="a"), tickfont=font)),
+                  go.Histogram(x=[1.0])):
+        fig.add_trace(trace, row=1, col=1)
+    fig.frames = [go.Frame(data=[go.Scatter(x=[1], y=[1])], name="0")]
+    fig.update_layout(title=dict(text="a", font=font), font=font, hoverlabel=dict(font=font),
+                      xaxis=dict(title=dict(text="a", font=font), type="log", tickvals=[1], ticktext=["a"],
+                                 tickfont=font),
+                      yaxis=dict(title=dict(text="a", font=font), autorange="reversed", tickfont=font),
+                      shapes=[dict(type="line", x0=0, x1=1, y0=0, y1=1, line=dict(width=1))], legend=dict(orientation="h", font=font), barmode="group",
+                      annotations=[dict(text="a", x=1, y=1, font=font)],
+                      sliders=[dict(steps=[dict(label="0")], currentvalue=dict(prefix="a"))],
                       updatemenus=[dict(type="buttons", buttons=[dict(label="a", method="animate")])])
     fig.add_hline(y=1)
     fig.add_vline(x=1)
     fig.add_vrect(x0=0, x1=1)
     fig.to_json()
+    from PIL import Image
+
+    Image.preinit()  # the image plugins st.image's first picture loads
 
 
 def _sample_defaults(name: str) -> None:
@@ -122,6 +159,8 @@ def _sample_defaults(name: str) -> None:
     settings = default_settings(name)
     corpus = data_store().get_or_build(corpus_key(name, settings), lambda: load_sample(name, settings), corpus_nbytes)
     shared_counts(corpus)
+    for split in ("valid", "test"):
+        corpus.mapped(split)  # memoised on the corpus: made now, not in a student's run
     for config in (RNN, LSTM):
         model_registry().shipped(corpus.key, config)
 
