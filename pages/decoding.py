@@ -15,6 +15,7 @@ from lmcore.training.config import TrainConfig
 from ui.models import ngram_model, session_models
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.tables import text_table
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -101,7 +102,7 @@ rows = [{tr("decoding.col.rank"): r + 1, tr("decoding.col.output"): _text(h.toke
          tr("decoding.col.prob"): f"{math.exp(h.logprob):.4g}",
          tr("decoding.col.normalised"): round(h.normalised, 4),
          tr("decoding.col.finished"): h.finished} for r, h in enumerate(tree.nbest)]
-st.dataframe(pd.DataFrame(rows), hide_index=True)
+text_table(pd.DataFrame(rows))
 
 st.subheader(tr("decoding.length_header"))
 st.caption(tr("decoding.length_note"))
@@ -131,4 +132,4 @@ sweep = pd.DataFrame({tr("decoding.col.beam_width"): [p.beam_width for p in poin
 if optimum is not None:
     sweep[tr("decoding.col.optimum")] = round(optimum.normalised, 4)
     sweep[tr("decoding.col.search_error")] = [round(optimum.normalised - p.best.normalised, 4) for p in points]
-st.dataframe(sweep, hide_index=True)
+text_table(sweep)

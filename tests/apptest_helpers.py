@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import base64
+from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from streamlit.testing.v1 import AppTest
 
@@ -65,3 +67,47 @@ def trace_values(data) -> list:
     if isinstance(data, dict) and "bdata" in data:
         return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"]).tolist()
     return list(data)
+
+
+class _TableParser(HTMLParser):
+    """The header and rows of an HTML table, as the texts of its cells."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def text_tables(at: AppTest) -> list[pd.DataFrame]:
+    """The tables ui/tables.py drew (st.html), in page order, as frames of the texts a browser shows;
+    a column whose every text reads as a number is numeric."""
+    frames = []
+    for element in at.get("html"):
+        if "<table" not in element.proto.body:
+            continue
+        parser = _TableParser()
+        parser.feed(element.proto.body)
+        header, *rows = parser.rows
+        frame = pd.DataFrame(rows, columns=header)
+        for column in frame.columns:
+            try:
+                frame[column] = pd.to_numeric(frame[column].str.replace(",", ""))
+            except (ValueError, TypeError):
+                pass
+        frames.append(frame)
+    return frames

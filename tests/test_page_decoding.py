@@ -7,7 +7,7 @@ import pytest
 from lmcore.decoding import beam_search
 from lmcore.ngram import NgramModel
 from lmcore.samples import load_sample
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import errors, run_page, text_tables
 
 
 def _figures(at):
@@ -24,7 +24,7 @@ def test_decoding_page_shows_the_textbook_tree(lang):
     assert {"kept_edges", "pruned_edges", "greedy_path", "best_path", "finished_nodes"} <= roles
     text = " ".join(m.value for m in at.markdown)
     assert "0.048" in text and "0.054" in text
-    nbest = at.dataframe[0].value
+    nbest = text_tables(at)[0]
     assert list(nbest.iloc[0])[1] == "A C B </s>"
 
 
@@ -32,8 +32,8 @@ def test_decoding_page_beam_width_one_is_greedy():
     at = run_page("decoding", "en", query={"k": "1"})
     assert errors(at) == []
     assert at.slider(key="decoding_k").value == 1
-    assert at.dataframe[0].value.iloc[0, 1] == "A B C </s>"
-    sweep = at.dataframe[1].value
+    assert text_tables(at)[0].iloc[0, 1] == "A B C </s>"
+    sweep = text_tables(at)[1]
     assert sweep.iloc[0, -1] > 0  # search error of greedy
     assert sweep.iloc[1, -1] == pytest.approx(0.0)
 
@@ -55,14 +55,14 @@ def test_decoding_page_on_the_ngram_model_with_a_prompt():
 
     tree = beam_search(score, 3, 6, end_id=vocab.index("</s>"), alpha=0.7)
     expected = [" ".join(vocab[i] for i in h.tokens) or "∅" for h in tree.nbest]
-    assert list(at.dataframe[0].value.iloc[:, 1]) == expected
+    assert list(text_tables(at)[0].iloc[:, 1]) == expected
 
 
 def test_decoding_page_on_the_seq2seq_decoder():
     at = run_page("decoding", "en", query={"src": "seq2seq", "k": "3", "L": "10", "x": "4021"})
     assert errors(at) == [] and not at.error
     assert at.radio(key="decoding_source").value == "seq2seq"
-    assert at.dataframe[0].value.iloc[0, 1] == "1 2 0 4 </s>"  # the shipped reverse model gets it right
+    assert text_tables(at)[0].iloc[0, 1] == "1 2 0 4 </s>"  # the shipped reverse model gets it right
     at.text_input(key="decoding_s2s_source").input("12x").run()
     assert errors(at) == [] and at.error
 
@@ -81,7 +81,7 @@ def test_neural_lm_decodes_a_prompt_with_its_own_chain_rule_scores(lang):
     at.text_input(key="decoding_prompt").set_value("the river").run()
     assert errors(at) == []
     lm = load_pretrained(at.session_state["corpus"].key, TrainConfig())
-    table = at.dataframe[0].value
+    table = text_tables(at)[0]
     top = table.iloc[0]
     output = top[t("decoding.col.output", lang)].split()
     context, logp = ["<s>", "the", "river"], 0.0

@@ -1,0 +1,40 @@
+"""ui/tables.py: every header and cell is text, whatever an uploaded word looks like."""
+from __future__ import annotations
+
+import pandas as pd
+
+from tests.apptest_helpers import _TableParser
+from ui.tables import cell_text, html_table
+
+HOSTILE = ["<b>bold</b>", "<script>alert(1)</script>", "**stars**", "$x^2$", "[link](https://example.com)",
+           "&amp;", "\"quoted\" 'single'", "<img src=x onerror=alert(1)>", "中文 <s>"]
+
+
+def _parsed(markup: str) -> list[list[str]]:
+    parser = _TableParser()
+    parser.feed(markup)
+    return parser.rows
+
+
+def test_hostile_words_come_back_as_the_same_text():
+    """Python's own HTML parser reads every cell back as the very string (a tag would be a tag, an
+    entity a character: both would change the text)."""
+    frame = pd.DataFrame({"<th>word": HOSTILE, "n": range(len(HOSTILE))})
+    rows = _parsed(html_table(frame))
+    assert rows[0] == ["<th>word", "n"]
+    assert [row[0] for row in rows[1:]] == HOSTILE
+    assert "<script" not in html_table(frame) and "<b>" not in html_table(frame)
+
+
+def test_numbers_read_as_a_table_shows_them_and_align_right():
+    frame = pd.DataFrame({"word": ["a", "b"], "count": [1234567, 2], "p": [0.048312, -3.0366], "done": [True, False]})
+    markup = html_table(frame, formats={"p": "{:.3f}"}, shade=lambda column, value: "#f8c9c9" if value == 2 else None)
+    rows = _parsed(markup)
+    assert rows[1:] == [["a", "1,234,567", "0.048", "True"], ["b", "2", "-3.037", "False"]]
+    assert markup.count("text-align:right") == 2 * 3  # the two numeric columns' header and cells
+    assert markup.count("background-color:#f8c9c9") == 1
+
+
+def test_cell_text():
+    assert cell_text(0.1 + 0.2) == "0.3" and cell_text(-2.9188) == "-2.9188" and cell_text(12) == "12"
+    assert cell_text(True) == "True" and cell_text("a b") == "a b" and cell_text(0.5, "{:.0%}") == "50%"
