@@ -7,6 +7,7 @@ from ui.models import corpus_statistics
 from ui.sections import show_parts
 from ui.charts import chart
 from ui.state import current_corpus, lang, query_param, set_query_params, tr
+from ui.tables import text_table
 
 PREVIEW_CHARS = 3000
 
@@ -56,8 +57,7 @@ def tokens_part() -> None:
         table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"),
                                                               tr("corpus.top.share")])
         table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]
-        st.dataframe(table, height=300, hide_index=True,
-                     column_config={tr("corpus.top.share"): st.column_config.NumberColumn(format="percent")})
+        text_table(table, formats={tr("corpus.top.share"): "{:.2%}"}, max_height=300)
         st.download_button(tr("corpus.download"), lambda: table.to_csv(index=False).encode("utf-8"), file_name="top_tokens.csv",
                            mime="text/csv")
 

@@ -26,6 +26,7 @@ from ui.training import start_default_training, start_lm_training
 from ui.sections import show_parts
 from ui.charts import keyed_figure
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.tables import text_table
 
 MAX_SYMBOLS = 80
 DEFAULT = TrainConfig()
@@ -242,8 +243,8 @@ def comparison_section(corpus, models, level: str, floor) -> None:
     if floor is not None:
         st.caption(tr("lstm.cmp.floor", ppl=floor))
     names = [tr(f"lstm.cmp.row.{r['model']}") if r["family"] == "ngram" else r["model"] for r in rows]
-    st.dataframe(pd.DataFrame({tr("lstm.cmp.model"): names, tr("lstm.cmp.ppl"): [r["ppl"] for r in rows]}),
-                 hide_index=True)
+    text_table(pd.DataFrame({tr("lstm.cmp.model"): names, tr("lstm.cmp.ppl"): [r["ppl"] for r in rows]}),
+               formats={tr("lstm.cmp.ppl"): "{:.2f}"})
     st.plotly_chart(keyed_figure("compare", (corpus.key, tuple(names), tuple(r["ppl"] for r in rows), floor, lang()),
                            lambda: comparison_figure(names, [r["ppl"] for r in rows], [r["family"] for r in rows], floor,
                                                      lang())), width="stretch", key="lstm_cmp_chart")

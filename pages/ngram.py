@@ -21,6 +21,7 @@ from ui.models import ngram_counts, ngram_model
 from ui.sections import show_parts
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.tables import text_table
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
 # controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
@@ -82,9 +83,9 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
         st.caption(tr("ngram.table.none_seen" if n_seen == 0 else "ngram.table.fewer", seen=n_seen,
                       unseen=len(table.words) - n_seen, n=n_rows))
     frame = table_frame(table, lang())
-    st.dataframe(frame.style.format(precision=4).format("{:,.0f}", subset=[tr("ngram.table.count")]).map(
-        lambda v: "background-color: #f8c9c9" if v == 0 else "", subset=[method_label("mle", lang())]), hide_index=True,
-                 height="content", column_config={tr("ngram.table.word"): st.column_config.TextColumn(width="medium")})
+    mle = method_label("mle", lang())
+    text_table(frame, formats={column: "{:.4f}" for column in frame.columns[2:]} | {tr("ngram.table.count"): "{:,.0f}"},
+               shade=lambda column, value: "#f8c9c9" if column == mle and value == 0 else None)
     st.caption(tr("ngram.table.note"))
     st.download_button(tr("ngram.download.csv"), lambda: frame.to_csv(index=False).encode("utf-8"),
                        file_name=deck.file_name("next-words", "csv"), mime="text/csv")

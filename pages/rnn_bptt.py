@@ -15,6 +15,7 @@ from ui.recurrent_models import RNN, derived, trained_models, untrained, white_b
 from ui.sections import show_parts
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.tables import text_table
 
 MODELS = ["trained", "random"]
 SENTENCE_LENGTHS = (3, 30)  # tokens of a test sentence worth stepping through
@@ -64,16 +65,14 @@ def top_k_section(wb, run, model_key: str, idx: int) -> None:
     st.caption(tr("rnn_bptt.play", units=min(ANIMATED_UNITS, h.shape[1]), n=h.shape[1]))
     st.plotly_chart(animation_spec(model_key, idx, k, lang(), wb, run), width="stretch")
     st.caption(tr("rnn_bptt.topk", k=k))
-    st.dataframe(pd.DataFrame({
+    text_table(pd.DataFrame({
         tr("rnn_bptt.col.t"): range(1, T + 1),
         tr("rnn_bptt.col.input"): inputs,
         tr("rnn_bptt.col.target"): targets,
         tr("rnn_bptt.col.p_target"): [float(run.probs[t, run.targets[t]]) for t in range(T)],
         tr("rnn_bptt.col.J"): run.losses,
         tr("rnn_bptt.col.top", k=k): [" · ".join(f"{w} {p:.3f}" for w, p in row) for row in top],
-    }), hide_index=True, height=min(400, 38 + 35 * T),
-        column_config={tr("rnn_bptt.col.p_target"): st.column_config.NumberColumn(format="%.4f"),
-                       tr("rnn_bptt.col.J"): st.column_config.NumberColumn(format="%.3f")})
+    }), formats={tr("rnn_bptt.col.p_target"): "{:.4f}", tr("rnn_bptt.col.J"): "{:.4f}"}, max_height=400)
 
 
 @st.fragment

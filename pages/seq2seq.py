@@ -24,6 +24,7 @@ from ui.training import seq2seq_store, start_seq2seq_training
 from ui.sections import show_parts
 from ui.charts import chart
 from ui.state import labeller, lang, query_param, set_query_params, tr
+from ui.tables import text_table
 
 
 @st.cache_resource(show_spinner=False)
@@ -154,10 +155,9 @@ def beam_section(model, source: tuple, target: tuple) -> None:
     k = st.slider(tr("seq2seq.beam_width"), 1, 8, query_param("k", 3, lo=1, hi=8), key="seq2seq_k")
     set_query_params(k=k)
     tree = beam_search(decoder_scorer(model, list(source)), k, 2 * len(source) + 4, end_id=EOS_ID, pruned_per_parent=0)
-    st.dataframe(pd.DataFrame([{tr("seq2seq.col.output"): " ".join(decode(h.tokens)),
-                                tr("seq2seq.col.logprob"): round(h.logprob, 4),
-                                tr("seq2seq.col.correct"): decode(h.tokens) == list(target)} for h in tree.nbest]),
-                 hide_index=True)
+    text_table(pd.DataFrame([{tr("seq2seq.col.output"): " ".join(decode(h.tokens)),
+                              tr("seq2seq.col.logprob"): round(h.logprob, 4),
+                              tr("seq2seq.col.correct"): decode(h.tokens) == list(target)} for h in tree.nbest]))
 
 
 st.title(tr("nav.seq2seq"))

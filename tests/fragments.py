@@ -93,7 +93,7 @@ def payload_bytes(messages: list) -> int:
 
 
 OUTPUT_KINDS = ("plotly_chart", "metric", "markdown", "latex", "text", "caption", "info", "warning", "error",
-                "success", "dataframe", "header", "subheader")
+                "success", "dataframe", "html", "header", "subheader")
 
 
 def page_output(at) -> list[str]:
@@ -105,6 +105,8 @@ def page_output(at) -> list[str]:
                 out.append(el.proto.spec)
             elif kind == "dataframe":
                 out.append(el.value.to_json())
+            elif kind == "html":
+                out.append(el.proto.body)
             elif kind == "metric":
                 out.append(f"{el.label}={el.value}")
             else:

@@ -14,7 +14,7 @@ from ui.navigation import PARTS
 WIDGETS = ("slider", "select_slider", "selectbox", "radio", "text_input", "checkbox", "multiselect",
            "number_input", "toggle", "text_area", "button")
 SHOWN = {"title", "header", "subheader", "markdown", "caption", "latex", "text", "info", "warning", "error",
-         "success", "metric", "dataframe", "plotly_chart", "code", "json", "table"}
+         "success", "metric", "dataframe", "plotly_chart", "code", "json", "table", "html"}
 
 
 def _walk(node):
@@ -32,6 +32,8 @@ def shown(at) -> list[str]:
             continue
         if kind == "dataframe":
             out.append("table:" + el.value.to_csv())
+        elif kind == "html":
+            out.append("html:" + el.proto.body)
         elif kind == "plotly_chart":
             out.append("chart:" + el.proto.spec)
         elif kind == "metric":

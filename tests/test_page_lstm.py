@@ -10,7 +10,7 @@ from lmcore.samples import SAMPLES, load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.persist import PRETRAINED_DIR, file_name, load_pretrained
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, trace_values
+from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, text_tables, trace_values
 from tests.browser_server import wait_for_app
 
 
@@ -56,7 +56,7 @@ def test_page_trains_and_shows_gates_gradient_path_counterfactual_and_comparison
     grad = next(f for f in _figures(at) if f["layout"].get("yaxis", {}).get("type") == "log" and len(f["data"]) >= 5)
     assert grad["data"][0]["x"] == list(range(n_steps))  # ∏ f, exact, means and the RNN on the same passage
     show_part(at, "lstm", "compare")
-    frame = at.dataframe[0].value
+    frame = text_tables(at)[0]
     models = list(frame[t("lstm.cmp.model", lang)])
     for row in ("unigram", "mkn3"):
         assert t(f"lstm.cmp.row.{row}", lang) in models
@@ -68,12 +68,12 @@ def test_one_click_trains_the_missing_cells_for_the_comparison():
     # default LSTM trains in the background at once
     _train_small(at)
     show_part(at, "lstm", "compare")
-    frame = at.dataframe[0].value
+    frame = text_tables(at)[0]
     assert list(frame[t("lstm.cmp.model", "en")])[-1] == "LSTM"
     at.button(key="lstm_cmp_train").click().run(timeout=300)
     finish_jobs(at)
     assert not errors(at)
-    models = list(at.dataframe[0].value[t("lstm.cmp.model", "en")])
+    models = list(text_tables(at)[0][t("lstm.cmp.model", "en")])
     assert models[-3:] == ["RNN", "LSTM", "GRU"]
     assert not [b for b in at.button if b.key == "lstm_cmp_train"]  # nothing missing any more
 

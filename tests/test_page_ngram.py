@@ -3,14 +3,14 @@ import pytest
 
 from lmcore.i18n import t
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import errors, run_page, text_tables
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_ngram_table_has_sum_row(lang):
     at = run_page("ngram", lang, query={"n": "2"})
     assert not errors(at)
-    frame = at.dataframe[0].value
+    frame = text_tables(at)[0]
     last = frame.iloc[-1]
     assert last[t("ngram.table.word", lang)] == t("ngram.table.sum", lang)
     for m in ("mle", "add-delta", "kn-interp", "kn-backoff", "modified-kn"):
@@ -42,7 +42,7 @@ def test_ngram_typed_context_unseen_warns():
     at.text_input(key="ngram_context_typed").input("zzqxv qqqzz").run()
     assert not errors(at)
     assert t("ngram.context_unseen", "en") in [w.value for w in at.warning]
-    last = at.dataframe[0].value.iloc[-1]
+    last = text_tables(at)[0].iloc[-1]
     assert last[t("ngram.method.mle", "en")] == pytest.approx(1.0)
 
 
@@ -54,7 +54,7 @@ def test_a_section_control_reruns_and_resends_its_section_only(part, fragment, w
     at = run_page("ngram", "en", query={"part": part})
     assert at.tabs and not errors(at)
     charts_before = len(at.get("plotly_chart"))
-    rows_before = len(at.dataframe[0].value) if at.dataframe else 0
+    rows_before = len(text_tables(at)[0]) if text_tables(at) else 0
     control = next(w for kind in ("slider", "selectbox", "number_input") for w in at.get(kind) if w.key == widget)
     control.set_value(value if value is not None else control.options[1])
     run = run_fragment(at, fragment)
@@ -62,6 +62,6 @@ def test_a_section_control_reruns_and_resends_its_section_only(part, fragment, w
     assert run.deltas and not run.outside  # every element it sent belongs to the section
     assert len(at.get("plotly_chart")) == n_charts  # exactly the section's own charts were resent
     if widget == "ngram_rows":
-        assert len(at.dataframe[0].value) == 20 + (rows_before - 10)  # the table took the new row count
+        assert len(text_tables(at)[0]) == 20 + (rows_before - 10)  # the table took the new row count
     at.run()
     assert not errors(at) and len(at.get("plotly_chart")) == charts_before

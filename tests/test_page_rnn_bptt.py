@@ -9,7 +9,7 @@ from lmcore.recurrent.rnn_lm import run_sentence, white_box
 from lmcore.samples import load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.persist import load_pretrained
-from tests.apptest_helpers import errors, run_page, show_part
+from tests.apptest_helpers import errors, run_page, show_part, text_tables
 from lmcore.i18n import t
 from tests.fragments import elements, fragment_of, page_output, rerun_each_section, sent_messages
 
@@ -41,7 +41,7 @@ def test_rnn_page_shows_the_shipped_rnn_step_by_step():
     T = int(_metric(at, "T (steps)"))
     assert T == len(sentence) + 1  # <s> w1 … wn predicts w1 … wn </s>
     show_part(at, "rnn_bptt", "topk")  # the per-step table sits under the top-k animation
-    table = at.dataframe[0].value
+    table = text_tables(at)[0]
     assert list(table["input x(t)"]) == ["<s>", *sentence] and list(table["target x(t+1)"]) == [*sentence, "</s>"]
     scores = lm.sentence_logprobs(sentence)  # the torch network, float32: an independent computation
     assert list(-table["J(t)"]) == pytest.approx(list(scores.logprobs), abs=1e-4)
@@ -80,7 +80,7 @@ def test_rnn_page_random_model_in_chinese():
     assert _metric(at, "PPL = exp(J)") == f"{run.perplexity:.2f}"
     assert at.header[0].value == "逐步前向传播"
     show_part(at, "rnn_bptt", "topk")
-    assert int(_metric(at, "T（步数）")) == run.T == len(at.dataframe[0].value)
+    assert int(_metric(at, "T（步数）")) == run.T == len(text_tables(at)[0])
 
 
 CONTROLS = [("rnn_model", "random", None), ("rnn_sentence", 3, None), ("rnn_step", 2, "step"), ("rnn_topk", 3, "topk"),

@@ -8,7 +8,7 @@ from lmcore.seq2seq.evaluation import evaluate_by_length
 from lmcore.seq2seq.pretrained import EVAL_N, EVAL_SEED, RECIPES, pretrained, shipped_evaluation
 from lmcore.seq2seq.tasks import TASKS
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import show_part, errors, finish_jobs, run_page
+from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, text_tables
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +36,7 @@ def test_seq2seq_page_shows_the_bottleneck_and_the_attention(lang):
     show_part(at, "seq2seq", "example")
     figures = _figures(at)
     assert len(figures) == 1 and figures[0]["data"][0]["type"] == "heatmap"  # the attention weights
-    beam = at.dataframe[-1].value
+    beam = text_tables(at)[-1]
     source = list(at.session_state["seq2seq_source_reverse"])
     model, _ = pretrained("reverse", at.radio(key="seq2seq_variant").value)
     assert len(beam) == 3  # beam width 3: three finished hypotheses
@@ -88,10 +88,10 @@ def test_beam_width_reruns_and_resends_the_beam_search_only():
     run = run_fragment(at, "seq2seq_beam")
     assert errors(at) == [] and run.deltas and not run.outside
     assert not at.get("plotly_chart")  # the curves and the attention map were not resent
-    assert len(at.dataframe[-1].value) == 1  # one hypothesis for k = 1
+    assert len(text_tables(at)[-1]) == 1  # one hypothesis for k = 1
     at.slider(key="seq2seq_k").set_value(4)
     assert not run_fragment(at, "seq2seq_beam").outside
-    assert len(at.dataframe[-1].value) == 4
+    assert len(text_tables(at)[-1]) == 4
 
 
 def test_training_a_model_in_the_app_lists_it_and_measures_it():

@@ -1,6 +1,7 @@
 """ui/tables.py: every header and cell is text, whatever an uploaded word looks like."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from tests.apptest_helpers import _TableParser
@@ -30,11 +31,11 @@ def test_numbers_read_as_a_table_shows_them_and_align_right():
     frame = pd.DataFrame({"word": ["a", "b"], "count": [1234567, 2], "p": [0.048312, -3.0366], "done": [True, False]})
     markup = html_table(frame, formats={"p": "{:.3f}"}, shade=lambda column, value: "#f8c9c9" if value == 2 else None)
     rows = _parsed(markup)
-    assert rows[1:] == [["a", "1,234,567", "0.048", "True"], ["b", "2", "-3.037", "False"]]
+    assert rows[1:] == [["a", "1,234,567", "0.048", "✓"], ["b", "2", "-3.037", "✗"]]
     assert markup.count("text-align:right") == 2 * 3  # the two numeric columns' header and cells
     assert markup.count("background-color:#f8c9c9") == 1
 
 
 def test_cell_text():
     assert cell_text(0.1 + 0.2) == "0.3" and cell_text(-2.9188) == "-2.9188" and cell_text(12) == "12"
-    assert cell_text(True) == "True" and cell_text("a b") == "a b" and cell_text(0.5, "{:.0%}") == "50%"
+    assert cell_text(True) == "✓" and cell_text(np.False_) == "✗" and cell_text("a b") == "a b" and cell_text(0.5, "{:.0%}") == "50%"

@@ -13,6 +13,7 @@ import html
 import numbers
 from collections.abc import Callable, Mapping
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -22,12 +23,13 @@ HEAD_STYLE = CELL_STYLE + ";font-weight:600"
 
 
 def cell_text(value: object, fmt: str | None = None) -> str:
-    """How a value reads in a cell: ``fmt`` if given, integers with thousands separators, floats in
-    their shortest form up to 6 significant digits (round them first to show fewer), else ``str``."""
+    """How a value reads in a cell: ``fmt`` if given, yes/no as ✓/✗ (in either language), integers with
+    thousands separators, floats in their shortest form up to 6 significant digits (round them first to
+    show fewer), else ``str``."""
     if fmt is not None:
         return fmt.format(value)
-    if isinstance(value, bool):
-        return str(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "✓" if value else "✗"
     if isinstance(value, numbers.Integral):
         return f"{value:,}"
     if isinstance(value, numbers.Real):
@@ -36,9 +38,10 @@ def cell_text(value: object, fmt: str | None = None) -> str:
 
 
 def html_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
-               shade: Callable[[str, object], str | None] | None = None) -> str:
+               shade: Callable[[str, object], str | None] | None = None, max_height: int | None = None) -> str:
     """``frame`` (without its index) as an HTML table; numbers right-aligned. ``formats``: a format
-    string per column; ``shade(column, value)``: a CSS background colour for a cell, or None."""
+    string per column; ``shade(column, value)``: a CSS background colour for a cell, or None;
+    ``max_height``: pixels, beyond which the table scrolls."""
     formats = formats or {}
     numeric = {c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                for c in frame.columns}
@@ -54,11 +57,13 @@ def html_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
                 style += f";background-color:{html.escape(colour)}"
             cells.append(f'<td style="{style}">{html.escape(cell_text(value, formats.get(column)))}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<table style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table>")
+    table = (f'<table style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
+             f"<tbody>{''.join(rows)}</tbody></table>")
+    return table if max_height is None else f'<div style="max-height:{int(max_height)}px;overflow-y:auto">{table}</div>'
+
 
 
 def text_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
-               shade: Callable[[str, object], str | None] | None = None) -> None:
+               shade: Callable[[str, object], str | None] | None = None, max_height: int | None = None) -> None:
     """Show ``frame`` as :func:`html_table` (a light table whose cells are text)."""
-    st.html(html_table(frame, formats, shade))
+    st.html(html_table(frame, formats, shade, max_height))
