@@ -60,7 +60,7 @@ from classroom_common import (  # noqa: E402
     ROOT, TRAIN_BUTTONS, URL_PATHS, Recorder, SettleTimeout, new_marker, upload_payload,
 )
 from classroom_monitor import Monitor  # noqa: E402
-from ui.memory import SERVER_ENV  # noqa: E402
+from ui.memory import server_env  # noqa: E402
 from ui.warmup import IDLE_SECONDS  # noqa: E402
 from lmcore.i18n import t  # noqa: E402
 from classroom_ws import WsStudent  # noqa: E402
@@ -73,16 +73,17 @@ STEPS_SLIDERS = {"lstm_train": "lstm_steps", "seq2seq_train": "seq2seq_train_ste
 
 
 @contextmanager
-def local_server():
+def local_server(extra_env: dict[str, str] | None = None):
     """``streamlit run app.py`` on a free port (flags of Streamlit's e2e tests), with the allocator
-    setting deploy/serve gives a server (ui/memory.py ``SERVER_ENV``); yields (url, pid, log)."""
+    setting deploy/serve gives a server (ui/memory.py ``server_env``) and ``extra_env`` (the server's
+    alone, e.g. an allocator to preload); yields (url, pid, log)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = tempfile.NamedTemporaryFile("w+", prefix="classroom-server-", suffix=".log", delete=False)
     process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
                                 "--server.address", "127.0.0.1", *SERVER_FLAGS], cwd=ROOT, stdout=log,
-                               stderr=subprocess.STDOUT, env={**SERVER_ENV, **os.environ})
+                               stderr=subprocess.STDOUT, env={**server_env(), **os.environ, **(extra_env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 120
@@ -319,6 +320,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rest-before", type=float, default=IDLE_SECONDS + 2,
                         help="seconds to wait after the warm-up visit (then until the server is idle 2 s) before the pre-test RSS")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="with --start: an environment variable for the server only (repeatable)")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the server we started is stopped too
     args.browsers = min(args.browsers, args.sessions)
@@ -330,7 +333,8 @@ def main(argv: list[str] | None = None) -> None:
         stems += [TRAIN_BUTTONS[b] for b in args.train_buttons]
     args.pages = list(dict.fromkeys(URL_PATHS[stem] for stem in stems))
     if args.start:
-        with local_server() as (url, pid, log):
+        extra_env = dict(item.split("=", 1) for item in args.server_env)
+        with local_server(extra_env) as (url, pid, log):
             _measure(url, [pid], args, log)
         if "Traceback" not in log.read_text(errors="replace"):
             log.unlink()

@@ -25,6 +25,7 @@ import pytest
 
 from lmcore.i18n import t
 from tests.browser_server import screenshot, wait_for_app
+from ui.memory import JEMALLOC_CONF, server_env
 from ui.navigation import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -177,7 +178,19 @@ def test_replicas_start_with_the_server_allocator_setting_unless_the_caller_set_
     assert serve.replica_env(2)["MALLOC_ARENA_MAX"] == "2"
     monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
     assert serve.replica_env(2)["MALLOC_ARENA_MAX"] == "4"
-    assert "ENV MALLOC_ARENA_MAX=2" in (ROOT / "deploy" / "Dockerfile").read_text()
+    from ui import memory
+
+    monkeypatch.setattr(memory, "jemalloc_path", lambda: "/lib/libjemalloc.so.2")
+    for name in ("LD_PRELOAD", "PYTHONMALLOC", "MALLOC_CONF"):
+        monkeypatch.delenv(name, raising=False)
+    assert serve.replica_env(2)["LD_PRELOAD"] == "/lib/libjemalloc.so.2"
+    monkeypatch.setenv("PYTHONMALLOC", "pymalloc")
+    assert "LD_PRELOAD" not in serve.replica_env(2)
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    assert "libjemalloc2" in dockerfile
+    for name, value in {**server_env({}), "LD_PRELOAD": "libjemalloc.so.2", "PYTHONMALLOC": "malloc",
+                        "MALLOC_CONF": JEMALLOC_CONF}.items():
+        assert f"{name}={value}" in dockerfile
 
 
 def test_container_recipe_copies_what_the_app_imports():
