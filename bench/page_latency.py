@@ -19,6 +19,7 @@ machine wall times stretch with the load, CPU time much less. Targets (issue 11)
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 import importlib.util
 import json
 import random
@@ -218,13 +219,14 @@ def main() -> None:
                         results.setdefault(f"{stem}.first_open_server_cpu_s", {}).setdefault(name, []).append(cpu)
                         results.setdefault(f"{stem}.first_open_kb", {}).setdefault(name, []).append(size / 1024)
         if not {"controls", "upload"} <= args.skip:
-            urls = {}
-            with server(trees[order[0]]) as url0, server(trees[order[-1]]) as url1:
-                urls[order[0]], urls[order[-1]] = url0, url1
+            with ExitStack() as servers:
+                urls = {name: servers.enter_context(server(trees[name])) for name in order}
                 for name in order:  # one warm-up visit each: a class server has been up for a while
                     tab = Tab(browser)
                     tab.open(urls[name] + "/", timeout=600)
                     tab.close()
+                for name in order:  # then at rest: its idle-time warm-up done, as before a first open
+                    print(f"controls_rest_s.{name}: {urls[name].wait_at_rest(args.rest):.1f}")
                 for rep in range(args.repeats):
                     for n, stem in enumerate(stems):
                         for name in (order if (rep + n) % 2 == 0 else order[::-1]):

@@ -69,8 +69,8 @@ def preview_part() -> None:
     st.text(corpus.text[:PREVIEW_CHARS])
     st.caption(tr("corpus.preview.tokens"))
     sample = corpus.mapped("train")[:30]
-    st.dataframe(pd.DataFrame({tr("corpus.preview.sentence"): [" · ".join(s) for s in sample],
-                               tr("corpus.preview.length"): [len(s) for s in sample]}), hide_index=True)
+    text_table(pd.DataFrame({tr("corpus.preview.sentence"): [" · ".join(s) for s in sample],
+                             tr("corpus.preview.length"): [len(s) for s in sample]}), max_height=420)
 
 
 show_parts("corpus", {"preview": preview_part, "laws": laws_part, "tokens": tokens_part}, keep=("corpus_top",))

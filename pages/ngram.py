@@ -180,8 +180,7 @@ def continuation() -> None:
         idx = top_by(cc, key, 15)
         col.markdown(f"**{tr(title)}**")
         deck.table(pd.DataFrame({tr("ngram.table.word"): [cc.words[i] for i in idx], "C(w)": cc.count[idx],
-                                 "N1+(• w)": cc.continuation[idx]}), f"top-by-{key}", col, hide_index=True,
-                   height="content")
+                                 "N1+(• w)": cc.continuation[idx]}), f"top-by-{key}", col)
 
 
 def sampled() -> None:

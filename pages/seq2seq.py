@@ -102,7 +102,7 @@ def bottleneck_section(task: str, models: dict) -> None:
     right.plotly_chart(chart(length_curves, results, "token_loglik", lang()), width="stretch", key="seq2seq_loglik")
     table = pd.DataFrame({tr(f"seq2seq.variant.{v}"): {r.length: round(r.accuracy, 3) for r in rows}
                           for v, rows in results.items()})
-    st.dataframe(table.rename_axis(tr("seq2seq.table.length")))
+    text_table(table.rename_axis(tr("seq2seq.table.length")).reset_index())
 
 
 @st.fragment(key="seq2seq_example")
@@ -135,11 +135,10 @@ def example_section(task: str, models: dict) -> None:
     st.markdown("**" + tr("seq2seq.factorisation_header") + "**")
     fact = factorise(model, source, target)
     st.latex(factorisation_latex(fact))
-    st.dataframe(pd.DataFrame({tr("seq2seq.factor_table.step"): range(1, len(fact.target) + 1),
-                               tr("seq2seq.factor_table.token"): fact.target,
-                               tr("seq2seq.factor_table.prob"): [round(p, 4) for p in fact.probs],
-                               tr("seq2seq.factor_table.logprob"): [round(math.log(p), 4) for p in fact.probs]}),
-                 hide_index=True)
+    text_table(pd.DataFrame({tr("seq2seq.factor_table.step"): range(1, len(fact.target) + 1),
+                             tr("seq2seq.factor_table.token"): fact.target,
+                             tr("seq2seq.factor_table.prob"): [round(p, 4) for p in fact.probs],
+                             tr("seq2seq.factor_table.logprob"): [round(math.log(p), 4) for p in fact.probs]}))
     if fact.attention is None:
         st.info(tr("seq2seq.no_attention_map"))
     else:

@@ -1,5 +1,6 @@
 """The seq2seq page in AppTest, on the shipped models, in both languages."""
 import json
+import math
 
 import pytest
 
@@ -33,12 +34,21 @@ def test_seq2seq_page_shows_the_bottleneck_and_the_attention(lang):
     assert set(accuracy) == {"none", "dot", "additive"}
     assert accuracy["dot"][-1] > accuracy["none"][-1]
     assert any(r"\prod_{t=1}" in latex.value and "=" in latex.value for latex in at.latex)
+    by_length = text_tables(at)[0]  # the accuracy curves as a table: a row per source length
+    assert list(by_length.iloc[:, 0]) == figures[0]["data"][0]["x"]
+    for variant, ys in accuracy.items():
+        assert list(by_length[t(f"seq2seq.variant.{variant}", lang)]) == pytest.approx(ys, abs=5e-4)
     show_part(at, "seq2seq", "example")
+    factors = text_tables(at)[0]  # P(y_t | y_<t, x) per target token, then ln of it
+    source = list(at.session_state["seq2seq_source_reverse"])
+    model, _ = pretrained("reverse", at.radio(key="seq2seq_variant").value)
+    target = source[::-1]  # the reverse task
+    assert [str(w) for w in factors.iloc[:len(target), 1]] == target
+    assert factors.iloc[:, 3].sum() == pytest.approx(model.sentence_logprob(source, target), abs=1e-3)
+    assert list(factors.iloc[:, 3]) == pytest.approx([math.log(p) for p in factors.iloc[:, 2]], abs=2e-3)
     figures = _figures(at)
     assert len(figures) == 1 and figures[0]["data"][0]["type"] == "heatmap"  # the attention weights
     beam = text_tables(at)[-1]
-    source = list(at.session_state["seq2seq_source_reverse"])
-    model, _ = pretrained("reverse", at.radio(key="seq2seq_variant").value)
     assert len(beam) == 3  # beam width 3: three finished hypotheses
     for output, logprob in zip(beam.iloc[:, 0], beam.iloc[:, 1]):  # each scored again by teacher forcing
         assert logprob == pytest.approx(model.sentence_logprob(source, output.split()), abs=1e-4)

@@ -2,7 +2,7 @@
 import pytest
 
 from lmcore.i18n import t
-from tests.apptest_helpers import errors, run_page, setting
+from tests.apptest_helpers import errors, run_page, setting, text_tables
 from ui.navigation import PAGES
 
 
@@ -99,3 +99,14 @@ def test_page_runs_on_the_chinese_and_synthetic_samples(stem):
 def test_home_names_the_built_in_corpus_in_the_chosen_language():
     at = run_page("home", "zh", query={"corpus": "synthetic"})
     assert t("sidebar.sample.synthetic", "zh") in at.info[0].value
+
+
+def test_corpus_preview_shows_the_tokenised_sentences_as_typed():
+    text = "The <i>cat</i> & **dog** sat on $x$ at 5 < 6.\nA <script>bird</script> sang [here](http://a.b).\n" * 20
+    at = _upload(run_page("corpus", "en"), "marks.txt", text.encode())
+    assert errors(at) == [] and not at.error
+    sentences = at.session_state["corpus"].mapped("train")[:30]
+    preview = text_tables(at)[0]
+    assert list(preview.iloc[:, 0]) == [" · ".join(s) for s in sentences]
+    assert list(preview.iloc[:, 1]) == [len(s) for s in sentences]
+    assert any("<" in s or "&" in s or "*" in s for s in preview.iloc[:, 0])  # markup came back as text

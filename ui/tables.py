@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import numbers
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -62,8 +63,9 @@ def html_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
     return table if max_height is None else f'<div style="max-height:{int(max_height)}px;overflow-y:auto">{table}</div>'
 
 
-
 def text_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
-               shade: Callable[[str, object], str | None] | None = None, max_height: int | None = None) -> None:
-    """Show ``frame`` as :func:`html_table` (a light table whose cells are text)."""
-    st.html(html_table(frame, formats, shade, max_height))
+               shade: Callable[[str, object], str | None] | None = None, max_height: int | None = None,
+               where: Any = None) -> None:
+    """Show ``frame`` as :func:`html_table` (a light table whose cells are text), in ``where`` (a
+    column or other container; default: the page)."""
+    (where or st).html(html_table(frame, formats, shade, max_height))

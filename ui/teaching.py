@@ -27,6 +27,7 @@ from lmcore.teaching.projector import projector_figure
 from lmcore.teaching.question import CHOICE, fmt
 from lmcore.teaching.sheet import md_escape
 from ui.models import ngram_counts
+from ui.tables import text_table
 from ui.teaching_share import share_view, sheet_download
 from ui.state import corpus_label, current_corpus, lang, query_param, set_query_params, tr
 
@@ -202,10 +203,11 @@ class Deck:
         where.plotly_chart(styled(fig, self.projector), width="stretch")
         figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), where)
 
-    def table(self, frame: pd.DataFrame, name: str, where=None, **kwargs: Any) -> None:
-        """Show a table with a CSV download named after page, corpus and settings."""
+    def table(self, frame: pd.DataFrame, name: str, where=None) -> None:
+        """Show a table (ui/tables.py: light, every cell text) with a CSV download named after page,
+        corpus and settings."""
         where = where or st
-        where.dataframe(frame, **kwargs)
+        text_table(frame, where=where)
         where.download_button(tr("teaching.export.csv"), lambda: frame.to_csv(index=False).encode("utf-8"),
                               file_name=self.file_name(name, "csv"), mime="text/csv", on_click="ignore",
                               key=f"lmlab-csv-{name}")
