@@ -13,7 +13,6 @@ in its own store (a reload finds them) until the budget evicts them.
 """
 from __future__ import annotations
 
-import ctypes
 import gc
 import time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
+from lmcore.ngram.memory import release_freed_memory
 from ui.charts import forget_figures
 from ui.corpus_worker import recycle_idle_workers
 from ui.memory import SizedStore, freeze_long_lived
@@ -66,10 +66,7 @@ def release_memory() -> None:
         gc.collect()
     else:
         freeze_long_lived()
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+    release_freed_memory()
 
 
 @st.cache_resource(show_spinner=False)
