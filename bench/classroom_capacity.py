@@ -20,7 +20,8 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from classroom_common import URL_PATHS, Recorder  # noqa: E402
-from classroom_load import local_server, warm_up  # noqa: E402
+from classroom_load import warm_up  # noqa: E402
+from classroom_server import local_server  # noqa: E402
 from classroom_ws import WsStudent  # noqa: E402
 
 ROUND = [URL_PATHS[s] for s in ("corpus", "chain_rule", "ngram", "decoding", "home", "lstm")] * 2
