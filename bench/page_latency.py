@@ -19,7 +19,6 @@ machine wall times stretch with the load, CPU time much less. Targets (issue 11)
 from __future__ import annotations
 
 import argparse
-from contextlib import ExitStack
 import importlib.util
 import json
 import random
@@ -28,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -135,7 +135,8 @@ def _plotly_validators() -> None:
                       xaxis=dict(title=dict(text="a", font=font), type="log", tickvals=[1], ticktext=["a"],
                                  tickfont=font),
                       yaxis=dict(title=dict(text="a", font=font), autorange="reversed", tickfont=font),
-                      shapes=[dict(type="line", x0=0, x1=1, y0=0, y1=1, line=dict(width=1))], legend=dict(orientation="h", font=font), barmode="group",
+                      shapes=[dict(type="line", x0=0, x1=1, y0=0, y1=1, line=dict(width=1))],
+                      legend=dict(orientation="h", font=font), barmode="group",
                       annotations=[dict(text="a", x=1, y=1, font=font)],
                       sliders=[dict(steps=[dict(label="0")], currentvalue=dict(prefix="a"))],
                       updatemenus=[dict(type="buttons", buttons=[dict(label="a", method="animate")])])
