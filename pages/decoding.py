@@ -99,10 +99,10 @@ st.plotly_chart(chart(beam_tree_figure, tree, vocab, greedy.tokens, lang=lang())
 st.subheader(tr("decoding.nbest_header"))
 rows = [{tr("decoding.col.rank"): r + 1, tr("decoding.col.output"): _text(h.tokens, vocab),
          tr("decoding.col.length"): len(h.tokens), tr("decoding.col.logprob"): round(h.logprob, 4),
-         tr("decoding.col.prob"): f"{math.exp(h.logprob):.4g}",
+         tr("decoding.col.prob"): math.exp(h.logprob),
          tr("decoding.col.normalised"): round(h.normalised, 4),
          tr("decoding.col.finished"): h.finished} for r, h in enumerate(tree.nbest)]
-text_table(pd.DataFrame(rows))
+text_table(pd.DataFrame(rows), formats={tr("decoding.col.prob"): "{:.4g}"})
 
 st.subheader(tr("decoding.length_header"))
 st.caption(tr("decoding.length_note"))

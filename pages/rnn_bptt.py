@@ -72,7 +72,7 @@ def top_k_section(wb, run, model_key: str, idx: int) -> None:
         tr("rnn_bptt.col.p_target"): [float(run.probs[t, run.targets[t]]) for t in range(T)],
         tr("rnn_bptt.col.J"): run.losses,
         tr("rnn_bptt.col.top", k=k): [" · ".join(f"{w} {p:.3f}" for w, p in row) for row in top],
-    }), formats={tr("rnn_bptt.col.p_target"): "{:.4f}", tr("rnn_bptt.col.J"): "{:.4f}"}, max_height=400)
+    }), formats={tr("rnn_bptt.col.p_target"): "{:.4g}", tr("rnn_bptt.col.J"): "{:.4f}"}, max_height=400)
 
 
 @st.fragment

@@ -95,7 +95,7 @@ class _TableParser(HTMLParser):
 
 def text_tables(at: AppTest) -> list[pd.DataFrame]:
     """The tables ui/tables.py drew (st.html), in page order, as frames of the texts a browser shows;
-    a column whose every text reads as a number is numeric."""
+    a column whose every text reads as a number (∞ included) is numeric."""
     frames = []
     for element in at.get("html"):
         if "<table" not in element.proto.body:
@@ -106,7 +106,7 @@ def text_tables(at: AppTest) -> list[pd.DataFrame]:
         frame = pd.DataFrame(rows, columns=header)
         for column in frame.columns:
             try:
-                frame[column] = pd.to_numeric(frame[column].str.replace(",", ""))
+                frame[column] = pd.to_numeric(frame[column].str.replace(",", "").replace({"∞": "inf", "−∞": "-inf"}))
             except (ValueError, TypeError):
                 pass
         frames.append(frame)

@@ -38,4 +38,15 @@ def test_numbers_read_as_a_table_shows_them_and_align_right():
 
 def test_cell_text():
     assert cell_text(0.1 + 0.2) == "0.3" and cell_text(-2.9188) == "-2.9188" and cell_text(12) == "12"
+    assert cell_text(float("inf"), "{:.2f}") == "∞" and cell_text(-np.inf) == "−∞"  # as the charts say
     assert cell_text(True) == "✓" and cell_text(np.False_) == "✗" and cell_text("a b") == "a b" and cell_text(0.5, "{:.0%}") == "50%"
+
+
+def test_a_float_column_shows_one_number_of_decimals_and_no_negative_zero():
+    frame = pd.DataFrame({"accuracy": [1.0, 0.995, 0.375], "log P": [-1.1506, -1.106, -0.0], "count": [1231.0, 2.0, 3.0],
+                          "p": [1e-9, 0.5, 1.0]})
+    rows = _parsed(html_table(frame))
+    assert [row[0] for row in rows[1:]] == ["1.000", "0.995", "0.375"]
+    assert [row[1] for row in rows[1:]] == ["-1.1506", "-1.1060", "0.0000"]
+    assert [row[2] for row in rows[1:]] == ["1,231", "2", "3"]
+    assert [row[3] for row in rows[1:]] == ["1e-09", "0.5", "1"]  # too small for fixed decimals: shortest form

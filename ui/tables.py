@@ -10,6 +10,7 @@ as markup. For tables of a few dozen rows that a page redraws when a control mov
 from __future__ import annotations
 
 import html
+import math
 import numbers
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -24,11 +25,13 @@ HEAD_STYLE = CELL_STYLE + ";font-weight:600"
 
 
 def cell_text(value: object, fmt: str | None = None) -> str:
-    """How a value reads in a cell: ``fmt`` if given, yes/no as ✓/✗ (in either language), integers with
+    """How a value reads in a cell: infinities as ∞ and −∞, ``fmt`` if given, yes/no as ✓/✗ (in either language), integers with
     thousands separators, floats in their shortest form up to 6 significant digits (round them first to
     show fewer), else ``str``."""
+    if isinstance(value, numbers.Real) and math.isinf(value):
+        return "∞" if value > 0 else "−∞"
     if fmt is not None:
-        return fmt.format(value)
+        return fmt.format(0.0 if isinstance(value, numbers.Real) and value == 0 else value)  # no "-0.00"
     if isinstance(value, (bool, np.bool_)):
         return "✓" if value else "✗"
     if isinstance(value, numbers.Integral):
@@ -38,14 +41,34 @@ def cell_text(value: object, fmt: str | None = None) -> str:
     return str(value)
 
 
+MAX_DECIMALS = 6
+
+
+def column_format(values: pd.Series) -> str | None:
+    """One fixed number of decimals for a column of floats, the most any of its values needs in its
+    shortest form (at most ``MAX_DECIMALS``), so that the digits of a column line up and read alike:
+    ``1.000`` above ``0.995``, not ``1``. None (each value in its shortest form) for a column that
+    holds a value too small or large for fixed decimals, or no float."""
+    decimals = 0
+    for value in values:
+        if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_, numbers.Integral)):
+            return None
+        text = f"{value:.{MAX_DECIMALS}g}"
+        if "e" in text or "inf" in text or "nan" in text:
+            return None
+        decimals = max(decimals, len(text.partition(".")[2]))
+    return f"{{:,.{min(decimals, MAX_DECIMALS)}f}}"
+
+
 def html_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
                shade: Callable[[str, object], str | None] | None = None, max_height: int | None = None) -> str:
-    """``frame`` (without its index) as an HTML table; numbers right-aligned. ``formats``: a format
-    string per column; ``shade(column, value)``: a CSS background colour for a cell, or None;
+    """``frame`` (without its index) as an HTML table; numbers right-aligned, a float column's with one
+    number of decimals (:func:`column_format`). ``formats``: a format string per column (instead); ``shade(column, value)``: a CSS background colour for a cell, or None;
     ``max_height``: pixels, beyond which the table scrolls."""
-    formats = formats or {}
     numeric = {c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                for c in frame.columns}
+    formats = {c: fmt for c in frame.columns if pd.api.types.is_float_dtype(frame[c])
+               if (fmt := column_format(frame[c])) is not None} | dict(formats or {})
     head = "".join(f'<th style="{HEAD_STYLE.format(align="right" if numeric[c] else "left")}">'
                    f"{html.escape(str(c))}</th>" for c in frame.columns)
     rows = []
