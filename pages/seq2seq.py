@@ -166,7 +166,7 @@ st.latex(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \qquad"
 st.latex(r"s^{(t)} = f_\text{dec}(s^{(t-1)}, y_{t-1}, c), \qquad"
          r" P(y_t \mid y_{<t}, x) = \text{softmax}(W_o s^{(t)})[y_t]")
 st.latex(r"\text{" + tr("seq2seq.attention_label") + r"} \quad \alpha_{tj} = \text{softmax}_j\, e(s^{(t-1)}, h_j),"
-         r" \quad c_t = \sum_j \alpha_{tj} h_j, \quad e = s \cdot h_j \;\text{ or }\; v^\top \tanh(W_q s + W_k h_j)")
+         r" \quad c_t = \sum_j \alpha_{tj} h_j, \quad e = s \cdot h_j \;\text{ " + tr("seq2seq.attention_or") + r" }\; v^\top \tanh(W_q s + W_k h_j)")
 
 task = st.radio(tr("seq2seq.task"), TASKS, index=TASKS.index(query_param("task", DEFAULT_TASK, choices=TASKS)),
                 format_func=labeller("seq2seq.task"), horizontal=True, key="seq2seq_task")

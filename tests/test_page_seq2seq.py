@@ -34,6 +34,8 @@ def test_seq2seq_page_shows_the_bottleneck_and_the_attention(lang):
     assert set(accuracy) == {"none", "dot", "additive"}
     assert accuracy["dot"][-1] > accuracy["none"][-1]
     assert any(r"\prod_{t=1}" in latex.value and "=" in latex.value for latex in at.latex)
+    attention = next(latex.value for latex in at.latex if r"\alpha_{tj}" in latex.value)
+    assert t("seq2seq.attention_or", lang) in attention and (lang == "en" or " or " not in attention)
     by_length = text_tables(at)[0]  # the accuracy curves as a table: a row per source length
     assert list(by_length.iloc[:, 0]) == figures[0]["data"][0]["x"]
     for variant, ys in accuracy.items():

@@ -30,6 +30,7 @@ STRINGS = {
         "**瓶颈**。注意力让每个解码步都能读取所有编码器状态 h_1 … h_m。",
     ),
     "seq2seq.attention_label": ("attention:", "注意力："),
+    "seq2seq.attention_or": ("or", "或"),
     "seq2seq.task": ("Task", "任务"),
     "seq2seq.task.copy": ("copy", "复制"),
     "seq2seq.task.reverse": ("reverse", "反转"),
