@@ -3,9 +3,6 @@ about the uploads it still holds. Used by bench/classroom_load.py and bench/clas
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -13,45 +10,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from classroom_common import ROOT
+from streamlit_process import streamlit_process
 from ui.memory import server_env
-
-SERVER_FLAGS = ["--server.headless", "true", "--global.developmentMode", "false", "--server.fileWatcherType", "none",
-                "--browser.gatherUsageStats", "false"]
 
 
 @contextmanager
 def local_server(extra_env: dict[str, str] | None = None):
-    """``streamlit run app.py`` on a free port (flags of Streamlit's e2e tests), with the allocator
+    """``streamlit run app.py`` on a free port (bench/streamlit_process.py), with the allocator
     setting deploy/serve gives a server (ui/memory.py ``server_env``) and ``extra_env`` (the server's
     alone, e.g. an allocator to preload); yields (url, pid, log)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = tempfile.NamedTemporaryFile("w+", prefix="classroom-server-", suffix=".log", delete=False)
-    process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-                                "--server.address", "127.0.0.1", *SERVER_FLAGS], cwd=ROOT, stdout=log,
-                               stderr=subprocess.STDOUT, env={**server_env(), **os.environ, **(extra_env or {})})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 120
-        while True:
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.time() > deadline:
-                raise RuntimeError(f"streamlit did not become healthy; log: {log.name}")
-            time.sleep(0.3)
+    with tempfile.NamedTemporaryFile("w+", prefix="classroom-server-", suffix=".log", delete=False) as log, \
+            streamlit_process(ROOT, {**server_env(), **os.environ, **(extra_env or {})}, log,
+                              hint=f"log: {log.name}") as (url, process):
         yield url, process.pid, Path(log.name)
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
 
 
 def uploaded_bytes(url: str) -> int | None:

@@ -8,15 +8,12 @@ Bytes are the WebSocket frames the server sent between the action and the settle
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 from classroom_monitor import wait_at_rest
+from streamlit_process import streamlit_process
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -49,12 +46,6 @@ STATE = """() => {
 }"""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server(str):
     """A running server's URL that can also tell how much CPU its process has used (seconds)."""
 
@@ -72,33 +63,10 @@ class Server(str):
 @contextmanager
 def server(tree: Path, timeout: float = 180):
     """``streamlit run app.py`` in ``tree`` (a fresh process: cold caches); yields its :class:`Server` URL."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--global.developmentMode", "false", "--server.fileWatcherType", "none",
-         "--browser.gatherUsageStats", "false"],
-        cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = Server(f"http://127.0.0.1:{port}")
-    url.pid = process.pid
-    try:
-        deadline = time.time() + timeout
-        while True:
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.time() > deadline:
-                raise RuntimeError(f"streamlit in {tree} did not become healthy")
-            time.sleep(0.2)
+    with streamlit_process(tree, timeout=timeout) as (address, process):
+        url = Server(address)
+        url.pid = process.pid
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 class Tab:

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from contextlib import contextmanager
+import tempfile
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from streamlit_process import streamlit_process  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "screenshots"
 CHROMIUM_ARGS = [
@@ -41,42 +41,16 @@ def _has_playwright() -> bool:
     return True
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def streamlit_server():
-    """Start ``streamlit run app.py`` on a free port; yield its base URL once /_stcore/health says ok."""
-    port = _free_port()
-    log = open(ROOT / "screenshots" / f"server-{port}.log", "w") if SCREENSHOTS.exists() else subprocess.DEVNULL
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--global.developmentMode", "false", "--server.fileWatcherType", "none",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 90
-        while True:
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.time() > deadline:
-                raise RuntimeError("streamlit did not become healthy")
-            time.sleep(0.3)
+    """Start ``streamlit run app.py`` on a free port (bench/streamlit_process.py); yield its base URL once
+    /_stcore/health says ok. Its output goes to screenshots/server-*.log when that folder exists."""
+    with ExitStack() as stack:
+        log = (stack.enter_context(tempfile.NamedTemporaryFile("w", dir=SCREENSHOTS, prefix="server-", suffix=".log",
+                                                               delete=False))
+               if SCREENSHOTS.exists() else subprocess.DEVNULL)
+        url, _ = stack.enter_context(streamlit_process(ROOT, stdout=log, timeout=90, stop_grace=10))
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def wait_for_app(page, timeout: float = 120_000) -> None:

@@ -25,6 +25,7 @@ import pytest
 
 from lmcore.i18n import t
 from tests.browser_server import screenshot, wait_for_app
+from streamlit_process import free_port  # noqa: E402  (bench/, on the path since tests.browser_server)
 from ui.memory import JEMALLOC_CONF, server_env
 from ui.navigation import PAGES
 
@@ -54,12 +55,6 @@ def require_haproxy() -> str:
     return found
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @dataclass
 class Served:
     """A running `deploy/serve`: its process, URL, replica pids by cookie value, run directory."""
@@ -83,7 +78,7 @@ class Served:
 
 def start_serve(run_dir: Path, replicas: int) -> Served:
     run_dir.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
+    port = free_port()
     out = open(run_dir / "serve.out", "w")
     process = subprocess.Popen([sys.executable, str(SERVE), "--replicas", str(replicas), "--port", str(port),
                                 "--host", "127.0.0.1", "--run-dir", str(run_dir)],
