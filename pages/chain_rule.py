@@ -12,7 +12,7 @@ from lmcore.ngram.explain import zero_reasons
 from lmcore.ngram.latex import chain_product_latex, perplexity_latex
 from lmcore.training.config import TrainConfig
 from ui.models import ngram_model, session_models
-from ui.charts import chart
+from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_FACTORS = 12
@@ -70,10 +70,10 @@ if not tokens:
 
 scores = model.sentence_logprobs(tokens)
 result = perplexity_of([scores])
-st.plotly_chart(chart(chain_rule_bars, scores, lang=lang()), width="stretch")
+plot(chart(chain_rule_bars, scores, lang=lang()))
 left, right = st.columns(2)
-left.plotly_chart(chart(cumulative_logprob_figure, scores, lang=lang()), width="stretch")
-right.plotly_chart(chart(running_perplexity_figure, scores, lang=lang()), width="stretch")
+plot(chart(cumulative_logprob_figure, scores, lang=lang()), left)
+plot(chart(running_perplexity_figure, scores, lang=lang()), right)
 
 st.markdown(tr("chain_rule.product"))
 st.latex(chain_product_latex(scores, span=span, max_factors=MAX_FACTORS, per_line=PER_LINE))
@@ -94,4 +94,4 @@ if math.isinf(result.ppl):
             die.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
 else:
     die.info(tr("chain_rule.die", k=max(1, round(result.ppl))))
-    die.plotly_chart(chart(uniform_die_figure, result.ppl, lang=lang()), width="stretch")
+    plot(chart(uniform_die_figure, result.ppl, lang=lang()), die)

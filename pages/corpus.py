@@ -5,7 +5,7 @@ import streamlit as st
 from lmcore.figures.corpus import heaps_figure, length_histogram, zipf_figure
 from ui.models import corpus_statistics
 from ui.sections import show_parts
-from ui.charts import chart
+from ui.charts import chart, plot
 from ui.state import current_corpus, lang, query_param, set_query_params, tr
 from ui.tables import text_table
 
@@ -40,15 +40,15 @@ if corpus.true_entropy is not None:
 def laws_part() -> None:
     """Zipf's and Heaps' laws on this corpus."""
     left, right = st.columns(2)
-    left.plotly_chart(chart(zipf_figure, *figures["zipf"], lang=lang()), width="stretch")
-    right.plotly_chart(chart(heaps_figure, *figures["heaps"], lang=lang()), width="stretch")
+    plot(chart(zipf_figure, *figures["zipf"], lang=lang()), left)
+    plot(chart(heaps_figure, *figures["heaps"], lang=lang()), right)
 
 
 def tokens_part() -> None:
     """Sentence lengths and the most frequent tokens."""
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(chart(length_histogram, figures["lengths"], lang=lang()), width="stretch")
+        plot(chart(length_histogram, figures["lengths"], lang=lang()))
     with right:
         st.subheader(tr("corpus.top.header"))
         sizes = [10, 20, 50, 100, 200, 500]

@@ -13,7 +13,7 @@ from lmcore.seq2seq.scoring import decoder_scorer
 from lmcore.seq2seq.tasks import parse_source, target_of
 from lmcore.training.config import TrainConfig
 from ui.models import ngram_model, session_models
-from ui.charts import chart
+from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 from ui.tables import text_table
 
@@ -94,7 +94,7 @@ st.caption(tr("decoding.tree_caption"))
 depth = max(tree.step)
 if depth < max_len:  # every hypothesis ended before the length limit: a larger L changes nothing
     st.caption(tr("decoding.stopped_early", t=depth, L=max_len, k=k))
-st.plotly_chart(chart(beam_tree_figure, tree, vocab, greedy.tokens, lang=lang()), width="stretch")
+plot(chart(beam_tree_figure, tree, vocab, greedy.tokens, lang=lang()))
 
 st.subheader(tr("decoding.nbest_header"))
 rows = [{tr("decoding.col.rank"): r + 1, tr("decoding.col.output"): _text(h.tokens, vocab),
@@ -125,7 +125,7 @@ if optimum is None:
     st.info(tr("decoding.optimum_too_large", size=space))
 else:
     st.markdown(tr("decoding.optimum_result", text=_text(optimum.tokens, vocab), lp=optimum.logprob))
-st.plotly_chart(chart(beam_sweep_figure, points, optimum, vocab, lang(), normalised=alpha > 0), width="stretch")
+plot(chart(beam_sweep_figure, points, optimum, vocab, lang(), normalised=alpha > 0))
 sweep = pd.DataFrame({tr("decoding.col.beam_width"): [p.beam_width for p in points],
                       tr("decoding.col.output"): [_text(p.best.tokens, vocab) for p in points],
                       tr("decoding.col.found"): [round(p.best.normalised, 4) for p in points]})

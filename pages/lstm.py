@@ -24,7 +24,7 @@ from ui.jobs import active_job, job_status
 from ui.models import session_models
 from ui.training import start_default_training, start_lm_training
 from ui.sections import show_parts
-from ui.charts import keyed_figure
+from ui.charts import keyed_figure, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 from ui.tables import text_table
 
@@ -129,8 +129,7 @@ def training_section(corpus, models, floor) -> TrainConfig:
         if current is not None and box.open:  # the curve and samples only while the box is open (lazy)
             if current.stopped:
                 st.caption(tr("lstm.train.stopped_msg", step=current.steps_done))
-            st.plotly_chart(keyed_figure("curve", (model_key(current), floor, lang()), lambda: curve(current.history, floor)),
-                            width="stretch", key="lstm_curve")
+            plot(keyed_figure("curve", (model_key(current), floor, lang()), lambda: curve(current.history, floor)), key="lstm_curve")
             samples_section(current)
     job = job_status("lstm", describe=progress_text)
     if job is not None and job.state == "done" and job.result:
@@ -161,7 +160,7 @@ def gates_section(lm, trace, trace_key: tuple) -> None:
     signed = signal in ("c", "h", "c_tilde")
     chart = keyed_figure("gates", (trace_key, signal, order_by, shown, lang()), lambda: unit_heatmap(
         lean(trace.signals[signal][order]), trace.symbols, order, tr(f"lstm.signal.{signal}"), signed, lang()))
-    st.plotly_chart(chart, width="stretch", key="lstm_gates_chart")
+    plot(chart, key="lstm_gates_chart")
     unit = st.selectbox(tr("lstm.unit"), list(order), key="lstm_unit_pick")
     st.caption(tr("lstm.unit.caption.signed" if signed else "lstm.unit.caption.gate", unit=unit,
                   signal=tr(f"lstm.signal.{signal}")))
@@ -186,7 +185,7 @@ def gradient_section(lm, rnn, symbols: tuple, trace) -> None:
     chart = keyed_figure("gradient", (model_key(lm), model_key(rnn), symbols, shift, lang()), lambda: gradient_path_figure(
         trace.symbols, lean(path.forget_norm), lean(path.exact_norm), lean(path.forget_mean),
         lean(path.exact_diag_mean), None if rnn_norm is None else lean(rnn_norm), lang()))
-    st.plotly_chart(chart, width="stretch", key="lstm_gradient_chart")
+    plot(chart, key="lstm_gradient_chart")
 
 
 # ---------------------------------------------------------------- counterfactual edit
@@ -212,14 +211,13 @@ def edit_section(lm, symbols: tuple) -> None:
     st.metric(tr("lstm.cf.kl"), f"{edit.kl:.4f}")
     units = changed_units(edit.delta[signal], SHOWN_UNITS)
     key = (model_key(lm), symbols, position, replacement, lang())
-    st.plotly_chart(keyed_figure("edit", (*key, signal), lambda: unit_heatmap(
+    plot(keyed_figure("edit", (*key, signal), lambda: unit_heatmap(
         lean(edit.delta[signal][units]), edit.after.symbols, units, tr("lstm.cf.delta_title", signal=tr(f"lstm.signal.{signal}")),
-        True, lang(), marker=edit.position)), width="stretch", key="lstm_cf_chart")
-    st.plotly_chart(keyed_figure("travel", key, lambda: edit_travel_figure(
-        edit.after.symbols, {n: lean(edit.change_per_step(n)) for n in ("f", "i", "o", "c", "h")}, edit.position, lang())),
-        width="stretch", key="lstm_cf_travel")
-    st.plotly_chart(keyed_figure("next", key, lambda: next_token_shift_figure(
-        lm.vocab, edit.before.next_probs, edit.after.next_probs, lang=lang())), width="stretch", key="lstm_cf_next")
+        True, lang(), marker=edit.position)), key="lstm_cf_chart")
+    plot(keyed_figure("travel", key, lambda: edit_travel_figure(
+        edit.after.symbols, {n: lean(edit.change_per_step(n)) for n in ("f", "i", "o", "c", "h")}, edit.position, lang())), key="lstm_cf_travel")
+    plot(keyed_figure("next", key, lambda: next_token_shift_figure(
+        lm.vocab, edit.before.next_probs, edit.after.next_probs, lang=lang())), key="lstm_cf_next")
 
 
 # ---------------------------------------------------------------- one corpus feeds every model
@@ -245,9 +243,9 @@ def comparison_section(corpus, models, level: str, floor) -> None:
     names = [tr(f"lstm.cmp.row.{r['model']}") if r["family"] == "ngram" else r["model"] for r in rows]
     text_table(pd.DataFrame({tr("lstm.cmp.model"): names, tr("lstm.cmp.ppl"): [r["ppl"] for r in rows]}),
                formats={tr("lstm.cmp.ppl"): "{:.2f}"})
-    st.plotly_chart(keyed_figure("compare", (corpus.key, tuple(names), tuple(r["ppl"] for r in rows), floor, lang()),
+    plot(keyed_figure("compare", (corpus.key, tuple(names), tuple(r["ppl"] for r in rows), floor, lang()),
                            lambda: comparison_figure(names, [r["ppl"] for r in rows], [r["family"] for r in rows], floor,
-                                                     lang())), width="stretch", key="lstm_cmp_chart")
+                                                     lang())), key="lstm_cmp_chart")
 
 
 def inspected_lstm(corpus, models, config: TrainConfig):

@@ -13,7 +13,7 @@ from lmcore.recurrent.rnn_lm import most_varying_units, run_sentence, sentence_b
 from lmcore.symbols import EOS
 from ui.recurrent_models import RNN, derived, trained_models, untrained, white_box_of
 from ui.sections import show_parts
-from ui.charts import chart
+from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 from ui.tables import text_table
 
@@ -51,8 +51,8 @@ def step_section(run) -> None:
                  rf"\qquad \mathrm{{PPL}} = \exp(J) = {run.perplexity:.2f}")
     left, right = st.columns(2)
     h = torch.stack(run.trace.h[1:]).numpy()
-    left.plotly_chart(chart(hidden_state_heatmap, np.round(h, 3), inputs, step, lang=lang()), width="stretch")
-    right.plotly_chart(chart(step_loss_figure, run.losses, targets, step, lang=lang()), width="stretch")
+    plot(chart(hidden_state_heatmap, np.round(h, 3), inputs, step, lang=lang()), left)
+    plot(chart(step_loss_figure, run.losses, targets, step, lang=lang()), right)
 
 
 @st.fragment
@@ -63,7 +63,7 @@ def top_k_section(wb, run, model_key: str, idx: int) -> None:
     k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk")
     top = top_k_next(wb, run, k)
     st.caption(tr("rnn_bptt.play", units=min(ANIMATED_UNITS, h.shape[1]), n=h.shape[1]))
-    st.plotly_chart(animation_spec(model_key, idx, k, lang(), wb, run), width="stretch")
+    plot(animation_spec(model_key, idx, k, lang(), wb, run))
     st.caption(tr("rnn_bptt.topk", k=k))
     text_table(pd.DataFrame({
         tr("rnn_bptt.col.t"): range(1, T + 1),
@@ -96,9 +96,9 @@ def bptt_section(wb, run) -> None:
              rf"\Big\|\frac{{\partial J}}{{\partial W_h}}\Big\| = {full:.4g},\quad"
              rf"\Big\|\frac{{\partial J}}{{\partial W_h}} - g_{{\,t-k<{window}}}\Big\| = {err * full:.3g}")
     left, right = st.columns([3, 2])
-    left.plotly_chart(chart(bptt_heatmap, contrib.norms, run.inputs_text, window, lang=lang()), width="stretch")
+    plot(chart(bptt_heatmap, contrib.norms, run.inputs_text, window, lang=lang()), left)
     errors = np.array([contrib.truncation_error(w) for w in range(1, T + 1)])
-    right.plotly_chart(chart(truncation_error_figure, errors, window, lang=lang()), width="stretch")
+    plot(chart(truncation_error_figure, errors, window, lang=lang()), right)
 
 
 # ---------------------------------------------------------------- model and sentence

@@ -22,7 +22,7 @@ from lmcore.seq2seq.vocab import EOS_ID, decode
 from ui.jobs import job_status, owner_id
 from ui.training import seq2seq_store, start_seq2seq_training
 from ui.sections import show_parts
-from ui.charts import chart
+from ui.charts import chart, plot
 from ui.state import labeller, lang, query_param, set_query_params, tr
 from ui.tables import text_table
 
@@ -98,8 +98,8 @@ def bottleneck_section(task: str, models: dict) -> None:
                 curve = _measure(task, variant, model, recipe)
         results[variant] = curve
     left, right = st.columns(2)
-    left.plotly_chart(chart(length_curves, results, "accuracy", lang()), width="stretch", key="seq2seq_accuracy")
-    right.plotly_chart(chart(length_curves, results, "token_loglik", lang()), width="stretch", key="seq2seq_loglik")
+    plot(chart(length_curves, results, "accuracy", lang()), left, key="seq2seq_accuracy")
+    plot(chart(length_curves, results, "token_loglik", lang()), right, key="seq2seq_loglik")
     table = pd.DataFrame({tr(f"seq2seq.variant.{v}"): {r.length: round(r.accuracy, 3) for r in rows}
                           for v, rows in results.items()})
     text_table(table.rename_axis(tr("seq2seq.table.length")).reset_index())
@@ -143,8 +143,7 @@ def example_section(task: str, models: dict) -> None:
         st.info(tr("seq2seq.no_attention_map"))
     else:
         weights = np.round(np.asarray(fact.attention, dtype=float), 3)  # three digits: more than the eye sees
-        st.plotly_chart(chart(attention_heatmap, weights, source, fact.target, lang()), width="stretch",
-                        key="seq2seq_attention")
+        plot(chart(attention_heatmap, weights, source, fact.target, lang()), key="seq2seq_attention")
     beam_section(model, tuple(source), tuple(target))
 
 

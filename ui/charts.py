@@ -11,14 +11,25 @@ no session left (:func:`forget_figures`, from ui/corpus_use.py's ``release_memor
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import logging
 from collections.abc import Callable, Hashable
+from pathlib import Path
 from typing import Any
 
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io
 import streamlit as st
 from streamlit.runtime.caching.cache_errors import UnhashableParamError
 
+from lmcore.figures.template import inline_template
+
 _log = logging.getLogger(__name__)
+THEME = json.loads((Path(__file__).resolve().parents[1] / "assets" / "plotly" / "streamlit_light.json").read_text())
+"""Streamlit's light chart theme as its frontend resolves it (assets/plotly/make_streamlit_theme.py)."""
 
 
 @st.cache_resource(show_spinner=False, max_entries=256, ttl=3600)
@@ -45,3 +56,49 @@ def chart(builder: Callable[..., Any], *args: Any, **kwargs: Any):
 def forget_figures() -> None:
     """Drop every cached figure (the server is idle: nobody is looking at them)."""
     _figure.clear()
+
+
+class _Spec(go.Figure):
+    """A figure spec that ``st.plotly_chart`` sends as it is: Streamlit turns a Figure into the
+    spec it sends with ``to_dict()`` (and validates a plain dict again, adding the default template
+    back), so this Figure's ``to_dict()`` returns the spec. Nothing else of Figure is used."""
+
+    def __init__(self, spec: dict) -> None:  # no Figure.__init__: the spec was validated when built
+        self._spec = spec
+
+    def to_dict(self) -> dict:
+        return self._spec
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every array a list. Plotly.py 6 writes numpy arrays as typed-array objects
+    (``{"dtype", "bdata"}``), which plotly.js compares by identity whatever ``datarevision`` says:
+    each such chart would be drawn twice again."""
+    if isinstance(value, dict):
+        if "bdata" in value and "dtype" in value:
+            array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+            shape = [int(n) for n in str(value.get("shape", len(array))).split(",")]
+            return array.reshape(shape).tolist()
+        return {key: _plain(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+def spec(fig: go.Figure | dict) -> dict:
+    """The spec shown for ``fig`` (a Figure or its ``to_dict()``): Streamlit's light theme written into it (no ``layout.template``)
+    and a ``layout.datarevision`` that changes with its content.
+
+    With ``theme=None`` Streamlit's frontend adds no template, and Plotly, given the same figure
+    again when Streamlit re-themes it after drawing, finds nothing changed: each chart is drawn once
+    instead of twice (a template, compared by identity, and data arrays without a datarevision,
+    assumed new, each make Plotly compute and draw it all again)."""
+    out = _plain(inline_template(fig.to_dict() if isinstance(fig, go.Figure) else fig, THEME))
+    out["layout"]["datarevision"] = hashlib.blake2b(plotly.io.to_json(out, validate=False).encode(),
+                                                    digest_size=8).hexdigest()
+    return out
+
+
+def plot(fig: go.Figure | dict, where: Any = None, key: str | None = None) -> None:
+    """Show ``fig`` across the width of ``where`` (``st`` if None), drawn once in the browser."""
+    (where or st).plotly_chart(_Spec(spec(fig)), theme=None, width="stretch", key=key)

@@ -5,7 +5,7 @@ A page uses it through one object and a few lines::
 
     deck = teaching.deck("gradients")          # top: projector CSS, slide bar, sidebar tools
     deck.section("curves")                     # one line before each section of the page
-    deck.chart(fig, "gradient-curves", left)   # instead of left.plotly_chart(fig, width="stretch")
+    deck.chart(fig, "gradient-curves", left)   # instead of plot(fig, left)
     deck.end(hidden=hidden)                    # bottom: the questions (normal view) or a question slide
 
 In projector view only the current slide is shown: the page's other sections run (their widgets
@@ -26,6 +26,7 @@ from lmcore.teaching.export import SLIDE, ExportError, export_name, figure_image
 from lmcore.teaching.projector import projector_figure
 from lmcore.teaching.question import CHOICE, fmt
 from lmcore.teaching.sheet import md_escape
+from ui.charts import plot
 from ui.models import ngram_counts
 from ui.tables import text_table
 from ui.teaching_share import share_view, sheet_download
@@ -200,7 +201,7 @@ class Deck:
         """Show a figure (projector fonts in projector view) with PNG/SVG slide-size downloads.
         In projector view every chart takes the full width (side-by-side columns are too narrow)."""
         where = st if self.projector or where is None else where
-        where.plotly_chart(styled(fig, self.projector), width="stretch")
+        plot(styled(fig, self.projector), where)
         figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), where)
 
     def table(self, frame: pd.DataFrame, name: str, where=None) -> None:
