@@ -43,55 +43,61 @@ def model_label(choice: str) -> str:
     return neural_labels.get(choice) or method_label(choice)
 
 
-c1, c2 = st.columns(2)
-choices = list(METHODS) + list(neural)
-default_method = query_param("method", "modified-kn", choices=choices)
-method = c1.selectbox(tr("chain_rule.model"), choices, index=choices.index(default_method),
-                      format_func=model_label, key="chain_method")
-order = c2.slider(tr("chain_rule.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="chain_order",
-                  disabled=method in neural, help=tr("chain_rule.order_neural") if method in neural else None)
-set_query_params(method=method, n=order)
-if method in neural:
-    model, span = neural[method], None
-else:
-    model, span = ngram_model(corpus, order, method), order - 1
+@st.fragment(key="chain_rule")
+def scored() -> None:
+    """Model, order, sentence and everything scored from them: its controls rerun only this."""
+    c1, c2 = st.columns(2)
+    choices = list(METHODS) + list(neural)
+    default_method = query_param("method", "modified-kn", choices=choices)
+    method = c1.selectbox(tr("chain_rule.model"), choices, index=choices.index(default_method),
+                          format_func=model_label, key="chain_method")
+    order = c2.slider(tr("chain_rule.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="chain_order",
+                      disabled=method in neural, help=tr("chain_rule.order_neural") if method in neural else None)
+    set_query_params(method=method, n=order)
+    if method in neural:
+        model, span = neural[method], None
+    else:
+        model, span = ngram_model(corpus, order, method), order - 1
 
-mode = st.radio(tr("chain_rule.sentence_mode"), ["pick", "type"], horizontal=True,
-                format_func=labeller("chain_rule.sentence_mode"), key="chain_mode")
-if mode == "pick":
-    pool = [s for s in (corpus.test or corpus.valid or corpus.train)[:50] if s]
-    tokens = st.selectbox(tr("chain_rule.sentence_pick"), pool, format_func=" ".join, key="chain_pick") if pool else []
-else:
-    text = st.text_input(tr("chain_rule.sentence_typed"), "", key="chain_typed")
-    tokens = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
-if not tokens:
-    st.warning(tr("chain_rule.empty"))
-    st.stop()
+    mode = st.radio(tr("chain_rule.sentence_mode"), ["pick", "type"], horizontal=True,
+                    format_func=labeller("chain_rule.sentence_mode"), key="chain_mode")
+    if mode == "pick":
+        pool = [s for s in (corpus.test or corpus.valid or corpus.train)[:50] if s]
+        tokens = st.selectbox(tr("chain_rule.sentence_pick"), pool, format_func=" ".join, key="chain_pick") if pool else []
+    else:
+        text = st.text_input(tr("chain_rule.sentence_typed"), "", key="chain_typed")
+        tokens = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
+    if not tokens:
+        st.warning(tr("chain_rule.empty"))
+        return
 
-scores = model.sentence_logprobs(tokens)
-result = perplexity_of([scores])
-plot(chart(chain_rule_bars, scores, lang=lang()))
-left, right = st.columns(2)
-plot(chart(cumulative_logprob_figure, scores, lang=lang()), left)
-plot(chart(running_perplexity_figure, scores, lang=lang()), right)
+    scores = model.sentence_logprobs(tokens)
+    result = perplexity_of([scores])
+    plot(chart(chain_rule_bars, scores, lang=lang()))
+    left, right = st.columns(2)
+    plot(chart(cumulative_logprob_figure, scores, lang=lang()), left)
+    plot(chart(running_perplexity_figure, scores, lang=lang()), right)
 
-st.markdown(tr("chain_rule.product"))
-st.latex(chain_product_latex(scores, span=span, max_factors=MAX_FACTORS, per_line=PER_LINE))
-st.latex(perplexity_latex(result))
+    st.markdown(tr("chain_rule.product"))
+    st.latex(chain_product_latex(scores, span=span, max_factors=MAX_FACTORS, per_line=PER_LINE))
+    st.latex(perplexity_latex(result))
 
-st.subheader(tr("chain_rule.ppl_header"))
-numbers, die = st.columns([1, 2])
-numbers.metric(tr("chain_rule.metric.ppl"), "∞" if math.isinf(result.ppl) else f"{result.ppl:.2f}")
-numbers.metric(tr("chain_rule.metric.logp"), "−∞" if math.isinf(result.log_prob) else f"{result.log_prob:.3f}")
-numbers.metric(tr("chain_rule.metric.tokens"), result.n_tokens)
-numbers.metric(tr("chain_rule.metric.oov"), result.n_oov)
-if math.isinf(result.ppl):
-    die.error(tr("chain_rule.infinite"))
-    for z in zero_reasons(scores):
-        if z.kind == "oov":
-            die.warning(tr("chain_rule.zero.oov", token=z.token, pos=z.index + 1))
-        else:
-            die.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
-else:
-    die.info(tr("chain_rule.die", k=max(1, round(result.ppl))))
-    plot(chart(uniform_die_figure, result.ppl, lang=lang()), die)
+    st.subheader(tr("chain_rule.ppl_header"))
+    numbers, die = st.columns([1, 2])
+    numbers.metric(tr("chain_rule.metric.ppl"), "∞" if math.isinf(result.ppl) else f"{result.ppl:.2f}")
+    numbers.metric(tr("chain_rule.metric.logp"), "−∞" if math.isinf(result.log_prob) else f"{result.log_prob:.3f}")
+    numbers.metric(tr("chain_rule.metric.tokens"), result.n_tokens)
+    numbers.metric(tr("chain_rule.metric.oov"), result.n_oov)
+    if math.isinf(result.ppl):
+        die.error(tr("chain_rule.infinite"))
+        for z in zero_reasons(scores):
+            if z.kind == "oov":
+                die.warning(tr("chain_rule.zero.oov", token=z.token, pos=z.index + 1))
+            else:
+                die.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
+    else:
+        die.info(tr("chain_rule.die", k=max(1, round(result.ppl))))
+        plot(chart(uniform_die_figure, result.ppl, lang=lang()), die)
+
+
+scored()
