@@ -133,17 +133,8 @@ if not train:
 with st.spinner(tr("ngram.fitting")):
     counts = ngram_counts(corpus)
 
-c1, c2, c3 = st.columns(3)
-order = c1.slider(tr("ngram.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="ngram_order")
-delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0, lo=0.01, hi=2.0), 0.01, key="ngram_delta")
-d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75, lo=0.05, hi=0.95), 0.05, key="ngram_d")
-set_query_params(n=order, delta=delta, d=d)
-with st.spinner(tr("ngram.fitting")):
-    models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
 
-
-
-def sparsity_and_grid() -> None:
+def sparsity_and_grid(delta: float, d: float) -> None:
     """How many held-out n-grams training never saw, and the perplexity of every order × method."""
     deck.section("sparsity")
     st.subheader(tr("ngram.sparsity.header"))
@@ -183,15 +174,30 @@ def continuation() -> None:
                                  "N1+(• w)": cc.continuation[idx]}), f"top-by-{key}", col)
 
 
-def sampled() -> None:
-    deck.section("sample")
-    section(samples, "ngram_samples")(models)
+def settings_and_parts() -> None:
+    """Order, δ and D and all that follows from them (a fragment: they rerun the page body, not the
+    sidebar); the sidebar's teaching tools are drawn after it, by the whole-page run."""
+    c1, c2, c3 = st.columns(3)
+    order = c1.slider(tr("ngram.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="ngram_order")
+    delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0, lo=0.01, hi=2.0), 0.01, key="ngram_delta")
+    d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75, lo=0.05, hi=0.95), 0.05, key="ngram_d")
+    set_query_params(n=order, delta=delta, d=d)
+    with st.spinner(tr("ngram.fitting")):
+        models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
+
+    def sampled() -> None:
+        deck.section("sample")
+        section(samples, "ngram_samples")(models)
+
+    show_parts("ngram", {"words": lambda: section(next_words, "ngram_next_words")(corpus, models, order, delta),
+                         "sparsity": lambda: sparsity_and_grid(delta, d), "continuation": continuation,
+                         "sample": sampled},
+               keep=KEPT, whole=deck.projector)
+    kn_model = models["modified-kn"]
+    st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
+                       file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")
+    deck.questions(order=order, delta=delta, discount=d)  # teaching mode: questions / question slide
 
 
-show_parts("ngram", {"words": lambda: section(next_words, "ngram_next_words")(corpus, models, order, delta),
-                     "sparsity": sparsity_and_grid, "continuation": continuation, "sample": sampled},
-           keep=KEPT, whole=deck.projector)
-kn_model = models["modified-kn"]
-st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
-                   file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")
-deck.end(order=order, delta=delta, discount=d)  # teaching mode: questions / question slide
+section(settings_and_parts, "ngram_settings")()
+deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

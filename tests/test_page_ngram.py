@@ -65,3 +65,26 @@ def test_a_section_control_reruns_and_resends_its_section_only(part, fragment, w
         assert len(text_tables(at)[0]) == 20 + (rows_before - 10)  # the table took the new row count
     at.run()
     assert not errors(at) and len(at.get("plotly_chart")) == charts_before
+
+
+def test_the_settings_rerun_the_page_body_only_and_not_the_sidebar():
+    at = run_page("ngram", "en")
+    at.slider(key="ngram_order").set_value(4)
+    run = run_fragment(at, "ngram_settings")
+    assert not errors(at) and run.deltas
+    assert all(m.delta.fragment_id for m in run.deltas)  # the body's fragment and those inside it: no sidebar
+    at.run()
+    assert not errors(at) and at.query_params["n"] == "4" and len(at.get("plotly_chart")) == 2
+
+
+def test_an_open_share_link_follows_the_settings_changed_in_the_page_body():
+    """The share link sits in the sidebar, which the body's fragment cannot redraw: a settings change
+    while it is open reruns the whole page, so the link (and QR code) says the new order."""
+    at = run_page("ngram", "en")
+    at.session_state["teaching_share_box"] = True
+    at.run()
+    assert [t.value for t in at.sidebar.get("text") if "n=3" in t.value]
+    at.slider(key="ngram_order").set_value(4)
+    run_fragment(at, "ngram_settings")
+    assert not errors(at)
+    assert [t.value for t in at.sidebar.get("text") if "n=4" in t.value]

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from lmcore.teaching import LESSONS, PAGE_TOPICS, LessonInputs, Question, parse_number, topic_questions
 from lmcore.teaching.explain import explain_figure
@@ -35,6 +36,7 @@ from ui.state import corpus_label, current_corpus, lang, query_param, set_query_
 SCORE = "teaching_score"
 ANSWERS = "teaching_answers"
 NOT_SETTINGS = {"present", "slide", "lang", "qseed"}
+TOOL_BOXES = ("teaching_share_box", "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
 
 PROJECTOR_CSS = """<style>
 html { font-size: 20px; }
@@ -110,6 +112,8 @@ class Deck:
         st.sidebar.markdown(f"**{tr('teaching.sidebar.header')}**")
         self._sidebar = st.sidebar.container()  # filled by end(), once the page has put its settings in the URL
         self._share = None
+        self._inputs: LessonInputs | None = None
+        self._settings: dict[str, Any] = {}
         if self.projector:
             self._slide_bar()
 
@@ -169,12 +173,21 @@ class Deck:
             self._offstage = None
 
     def end(self, **settings: Any) -> None:
-        """Close the page: the page's questions (normal view), or the current question slide."""
+        """Close the page: its questions (:meth:`questions`) and the sidebar's tools (:meth:`tools`)."""
+        self.questions(**settings)
+        self.tools()
+
+    def questions(self, **settings: Any) -> None:
+        """The page's questions (normal view) or the current question slide, for the page's
+        ``settings``. May run inside a fragment: if a rerun of it changed the settings while the
+        sidebar's share link or sheet is open, the whole page runs again so that they follow."""
         self._close_offstage()
-        inputs = lesson_inputs(self.page, **settings)
-        questions = page_questions(self.page, inputs)
-        share_view(self.page, self._sidebar)
-        sheet_download(inputs, self._sidebar)
+        self._inputs, self._settings = lesson_inputs(self.page, **settings), dict(settings)
+        drawn = st.session_state.get(f"teaching_tools_{self.page}")
+        if _fragment_rerun() and drawn is not None and drawn != settings and any(
+                st.session_state.get(box) for box in TOOL_BOXES):
+            st.rerun(scope="app")
+        questions = page_questions(self.page, self._inputs)
         if self._share is not None:
             share_view(self.page, self._share, big=True)
         if not self.projector:
@@ -190,6 +203,13 @@ class Deck:
                 st.info(tr("teaching.quiz.none"))
         elif not self.shown:
             st.info(tr("teaching.slide.empty"))
+
+    def tools(self) -> None:
+        """The sidebar's share link and exercise sheet, for the settings :meth:`questions` was given
+        (a whole-page run: a fragment cannot draw in the sidebar)."""
+        share_view(self.page, self._sidebar)
+        sheet_download(self._inputs, self._sidebar)
+        st.session_state[f"teaching_tools_{self.page}"] = self._settings
 
     # --- figures and tables
     def file_name(self, what: str, ext: str, size: tuple[int, int] | None = None) -> str:
@@ -212,6 +232,12 @@ class Deck:
         where.download_button(tr("teaching.export.csv"), lambda: frame.to_csv(index=False).encode("utf-8"),
                               file_name=self.file_name(name, "csv"), mime="text/csv", on_click="ignore",
                               key=f"lmlab-csv-{name}")
+
+
+def _fragment_rerun() -> bool:
+    """Whether this run reruns fragments only (Streamlit's run context says which it runs)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.fragment_ids_this_run)
 
 
 def _slide_param(slide: str) -> str:
