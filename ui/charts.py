@@ -8,6 +8,8 @@ most students look at the same corpus with the same settings, so a figure is mad
 A cached figure is shared read-only: ``st.plotly_chart`` copies it (``to_dict``) and no page changes
 a figure after building it. Entries go after an hour unused, at 256 entries, or when the server has
 no session left (:func:`forget_figures`, from ui/corpus_use.py's ``release_memory``).
+
+Every chart is shown with :func:`plot`: drawn once in the browser, in Streamlit's look (:func:`spec`).
 """
 from __future__ import annotations
 
@@ -86,8 +88,8 @@ def _plain(value: Any) -> Any:
 
 
 def spec(fig: go.Figure | dict) -> dict:
-    """The spec shown for ``fig`` (a Figure or its ``to_dict()``): Streamlit's light theme written into it (no ``layout.template``)
-    and a ``layout.datarevision`` that changes with its content.
+    """The spec shown for ``fig`` (a Figure or its ``to_dict()``): Streamlit's light theme written
+    into it (no ``layout.template``) and a ``layout.datarevision`` that changes with its content.
 
     With ``theme=None`` Streamlit's frontend adds no template, and Plotly, given the same figure
     again when Streamlit re-themes it after drawing, finds nothing changed: each chart is drawn once

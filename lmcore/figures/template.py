@@ -29,6 +29,8 @@ _SWITCHES = {"showgrid": ("gridcolor", "gridwidth", "griddash"), "zeroline": ("z
              "showline": ("linecolor", "linewidth"), "ticks": ("tickcolor", "ticklen", "tickwidth")}
 ORIENTED = {"bar", "box", "violin", "histogram", "funnel", "waterfall"}  # no grid across their categories
 MAPS = {"heatmap", "contour", "histogram2d", "histogram2dcontour"}  # tick marks outside by default
+SUBPLOTS = {"ternary": "scatterternary", "polar": "scatterpolar", "geo": "scattergeo", "scene": "scatter3d"}
+"""Subplot containers and the trace drawn on them: their template part is written in only if used."""
 
 
 def _under(default: Any, value: Any) -> Any:
@@ -85,7 +87,10 @@ def inline_template(spec: dict, template: dict) -> dict:
     template, written out: a new dict whose layout has no ``template`` key."""
     layout = {key: value for key, value in spec.get("layout", {}).items() if key != "template"}
     base = template.get("layout", {})
+    kinds = {trace.get("type", "scatter") for trace in spec.get("data", [])}
     for key, default in base.items():
+        if key in SUBPLOTS and key not in layout and SUBPLOTS[key] not in kinds:
+            continue
         if not _AXIS.match(key):
             layout[key] = _under(default, layout.get(key))
     for name, kinds in _axes(spec).items():
