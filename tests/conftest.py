@@ -61,6 +61,20 @@ def browser():
         launched.close()
 
 
+@pytest.fixture(scope="module")
+def plotly_page(browser):
+    """A blank 1280×720 page in Chromium with plotly.js (the copy Plotly ships) and a ``#plot`` div."""
+    from pathlib import Path
+
+    import plotly
+
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.set_content("<html><body style='margin:0'><div id='plot'></div></body></html>")
+    page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data" / "plotly.min.js"))
+    yield page
+    page.close()
+
+
 @pytest.fixture(scope="session")
 def app_server():
     """One ``streamlit run app.py`` for the browser tests that do not need a fresh server; it has

@@ -86,3 +86,13 @@ def test_a_page_shows_the_figures_of_its_own_settings_and_language():
     charts.forget_figures()
     english.run()
     assert _charts_json(english) == shown
+
+
+def test_a_cached_figure_carries_its_shown_spec_built_once(monkeypatch):
+    built = []
+    real = charts.spec
+    monkeypatch.setattr(charts, "spec", lambda fig: built.append(fig) or real(fig))
+    first = charts.chart(bars, np.array([1.0, 2.0]))
+    again = charts.chart(bars, np.array([1.0, 2.0]))
+    assert again is first and len(built) == 1  # once per figure, not per run that shows it
+    assert first._shown_spec == real(bars(np.array([1.0, 2.0])))

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
-import plotly
 import plotly.graph_objects as go
 import plotly.io
 import pytest
@@ -17,7 +15,6 @@ from tests.figure_cases import case_params
 from ui import charts
 from ui.navigation import PAGES
 
-PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 THEME = charts.THEME
 
 # plotly.js's resolved figure (gd._fullLayout, gd._fullData) without private keys, uids and the template,
@@ -60,12 +57,8 @@ REDRAW = """async (spec) => {
 
 
 @pytest.fixture(scope="module")
-def page(browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.set_content("<html><body style='margin:0'><div id='plot'></div></body></html>")
-    page.add_script_tag(path=str(PLOTLY_JS))
-    yield page
-    page.close()
+def page(plotly_page):
+    return plotly_page
 
 
 def sent(fig) -> dict:

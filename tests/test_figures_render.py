@@ -3,33 +3,20 @@ student reads must not pile up (labels measured from the rendered SVG, not estim
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
-import plotly
 import pytest
 
-from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium
 from tests.figure_cases import case_params
 
 pytestmark = pytest.mark.browser
-PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 WORDS = ("the river ran past old mill and on to sea harbor marco boats were moored along quay "
          "fishermen mended their nets while gulls circled overhead").split()
 
 
 @pytest.fixture(scope="module")
-def page():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.set_content("<html><body style='margin:0'><div id='plot'></div></body></html>")
-        page.add_script_tag(path=str(PLOTLY_JS))
-        yield page
-        browser.close()
+def page(plotly_page):
+    return plotly_page
 
 
 def draw(page, fig, width: int) -> None:

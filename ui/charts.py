@@ -36,7 +36,9 @@ THEME = json.loads((Path(__file__).resolve().parents[1] / "assets" / "plotly" / 
 
 @st.cache_resource(show_spinner=False, max_entries=256, ttl=3600)
 def _figure(name: str, key: Hashable, _make: Callable[[], Any]):
-    return _make()
+    fig = _make()
+    fig._shown_spec = spec(fig)  # built once with the figure (under the cache's lock), read by plot()
+    return fig
 
 
 def keyed_figure(name: str, key: tuple, make: Callable[[], Any]):
@@ -103,4 +105,5 @@ def spec(fig: go.Figure | dict) -> dict:
 
 def plot(fig: go.Figure | dict, where: Any = None, key: str | None = None) -> None:
     """Show ``fig`` across the width of ``where`` (``st`` if None), drawn once in the browser."""
-    (where or st).plotly_chart(_Spec(spec(fig)), theme=None, width="stretch", key=key)
+    shown = getattr(fig, "_shown_spec", None) or spec(fig)  # cached figures carry theirs
+    (where or st).plotly_chart(_Spec(shown), theme=None, width="stretch", key=key)

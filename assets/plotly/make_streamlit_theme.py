@@ -19,6 +19,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "bench"))
+from latency_browser import launch  # noqa: E402
 from streamlit_process import streamlit_process  # noqa: E402
 
 APP = """
@@ -26,7 +27,6 @@ import plotly.graph_objects as go
 import streamlit as st
 st.plotly_chart(go.Figure(go.Bar(y=[1, 2]), layout=dict(title="t")))
 """
-CHROMIUM = "/usr/bin/chromium"
 READ = """() => { const gd = document.querySelector('.js-plotly-plot');
                   const t = gd && gd.layout && gd.layout.template;
                   return t && !JSON.stringify(t).includes('"#0000') ? t : null; }"""
@@ -38,7 +38,7 @@ def resolved_template() -> dict:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         (Path(tmp) / "app.py").write_text(APP)
         with streamlit_process(Path(tmp)) as (url, _):
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            browser = launch(p)
             page = browser.new_page()
             page.goto(url)
             deadline = time.monotonic() + 60
