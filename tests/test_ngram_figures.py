@@ -152,3 +152,13 @@ def test_frequent_contexts_rank_by_distinct_followers_then_count_even_when_the_l
         assert follow, h  # every context shown was followed by something
         ranks.append((len(set(follow)), len(follow)))
     assert ranks == sorted(ranks, reverse=True)
+
+
+@pytest.mark.parametrize("lang, name", [("en", "token x_t of the sentence"), ("zh", "句中的词元 x_t")])
+def test_the_chain_rule_charts_name_their_token_axis(lang, name):
+    from tests.figure_cases import running_ppl_case
+
+    scores = running_ppl_case()
+    for build in (chain_rule_bars, cumulative_logprob_figure, running_perplexity_figure):
+        fig = build(scores, lang=lang)
+        assert fig.layout.xaxis.title.text == name and fig.layout.yaxis.title.text, build.__name__

@@ -142,14 +142,14 @@ def _positions(scores: TokenLogProbs) -> tuple[list[int], list[str]]:
     return list(range(len(scores.tokens))), plotly_texts(scores.tokens)
 
 
-def _token_axis(scores: TokenLogProbs, width: float) -> dict:
-    """Positions 0..T−1 labelled by the tokens: upright where they fit or are Chinese (thinned to
-    fit ``width`` px, see :func:`token_ticks`), Latin words slanted otherwise."""
+def _token_axis(scores: TokenLogProbs, width: float, lang: str) -> dict:
+    """Positions 0..T−1 labelled by the tokens x_t (the axis says so): upright where they fit or are
+    Chinese (thinned to fit ``width`` px, see :func:`token_ticks`), Latin words slanted otherwise."""
     step, horizontal = token_ticks([str(tok) for tok in scores.tokens], width)
     ticks = list(range(0, len(scores.tokens), step))
     labels = plotly_texts(scores.tokens)
-    return dict(tickmode="array", tickvals=ticks, ticktext=[labels[i] for i in ticks],
-                tickangle=0 if horizontal else -45)
+    return dict(title=t("chain_rule.fig.token_axis", lang), tickmode="array", tickvals=ticks,
+                ticktext=[labels[i] for i in ticks], tickangle=0 if horizontal else -45)
 
 
 def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
@@ -161,7 +161,7 @@ def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:
     fig = go.Figure(go.Bar(x=x, y=p, marker_color=colors, hovertext=hover, hoverinfo="text",
                            text=[f"{v:.3g}" for v in p], textposition="outside"))
     fig.update_layout(title=t("chain_rule.fig.bars.title", lang),
-                      xaxis=_token_axis(scores, CHAIN_WIDTH["bars"]), yaxis=dict(title="P(x_t | x_<t)"),
+                      xaxis=_token_axis(scores, CHAIN_WIDTH["bars"], lang), yaxis=dict(title="P(x_t | x_<t)"),
                       margin=dict(t=60, b=40))
     log_axis(fig, "y", values=[v for v in p if v > 0] + [1.0], headroom=0.12)  # room for the labels above bars
     return readable(fig)
@@ -173,7 +173,7 @@ def cumulative_logprob_figure(scores: TokenLogProbs, lang: str = "en") -> go.Fig
     with np.errstate(invalid="ignore"):
         cum = np.cumsum(scores.logprobs)
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(cum), cum, None), mode="lines+markers"))
-    fig.update_layout(title=t("chain_rule.fig.cum.title", lang), xaxis=_token_axis(scores, CHAIN_WIDTH["half"]),
+    fig.update_layout(title=t("chain_rule.fig.cum.title", lang), xaxis=_token_axis(scores, CHAIN_WIDTH["half"], lang),
                       yaxis=dict(title=t("chain_rule.fig.cum.y", lang)), margin=dict(t=60, b=40))
     return readable(fig)
 
@@ -184,7 +184,7 @@ def running_perplexity_figure(scores: TokenLogProbs, lang: str = "en") -> go.Fig
     with np.errstate(invalid="ignore", over="ignore"):
         run = np.exp(-np.cumsum(scores.logprobs) / np.arange(1, len(x) + 1))
     fig = go.Figure(go.Scatter(x=x, y=np.where(np.isfinite(run), run, None), mode="lines+markers"))
-    fig.update_layout(title=t("chain_rule.fig.run.title", lang), xaxis=_token_axis(scores, CHAIN_WIDTH["half"]),
+    fig.update_layout(title=t("chain_rule.fig.run.title", lang), xaxis=_token_axis(scores, CHAIN_WIDTH["half"], lang),
                       yaxis=dict(title="PPL"), margin=dict(t=60, b=40))
     log_axis(fig, "y")
     return readable(fig)

@@ -43,4 +43,5 @@ STRINGS = {
     "chain_rule.fig.die.title": ("A fair {k}-sided die: each face 1/{k}", "公平的 {k} 面骰子：每面 1/{k}"),
     "chain_rule.fig.die.more": ("(first {shown} of {k} faces drawn)", "（只画出 {k} 面中的前 {shown} 面）"),
     "chain_rule.fig.die.x": ("face", "面"),
+    "chain_rule.fig.token_axis": ("token x_t of the sentence", "句中的词元 x_t"),
 }
