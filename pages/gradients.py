@@ -278,10 +278,12 @@ def sectioned(name: str, run):
     return part
 
 
+deck.settings(hidden=st.session_state.get("grad_hidden", 32), input_scale=st.session_state.get("grad_input", 1.0))
 parts = {"curves": sectioned("curves", lambda: curves_section(with_why=deck.projector)), "why": why_section,
          "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
-         "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))}
+         "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus)),
+         "questions": deck.questions}  # a tab, or the question slides
 if deck.projector:
     del parts["why"]  # in the curves slide
 show_parts("gradients", parts, keep=KEPT, whole=deck.projector)
-deck.end(hidden=st.session_state.get("grad_hidden", 32), input_scale=st.session_state.get("grad_input", 1.0))
+deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

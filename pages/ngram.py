@@ -182,21 +182,23 @@ def settings_and_parts() -> None:
     delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0, lo=0.01, hi=2.0), 0.01, key="ngram_delta")
     d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75, lo=0.05, hi=0.95), 0.05, key="ngram_d")
     set_query_params(n=order, delta=delta, d=d)
+    deck.settings(order=order, delta=delta, discount=d)  # teaching mode: what the questions and share link use
     with st.spinner(tr("ngram.fitting")):
         models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
+
+    def words() -> None:
+        section(next_words, "ngram_next_words")(corpus, models, order, delta)
+        kn_model = models["modified-kn"]
+        st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
+                           file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")
 
     def sampled() -> None:
         deck.section("sample")
         section(samples, "ngram_samples")(models)
 
-    show_parts("ngram", {"words": lambda: section(next_words, "ngram_next_words")(corpus, models, order, delta),
-                         "sparsity": lambda: sparsity_and_grid(delta, d), "continuation": continuation,
-                         "sample": sampled},
+    show_parts("ngram", {"words": words, "sparsity": lambda: sparsity_and_grid(delta, d), "continuation": continuation,
+                         "sample": sampled, "questions": deck.questions},  # questions: a tab, or the question slides
                keep=KEPT, whole=deck.projector)
-    kn_model = models["modified-kn"]
-    st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
-                       file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")
-    deck.questions(order=order, delta=delta, discount=d)  # teaching mode: questions / question slide
 
 
 section(settings_and_parts, "ngram_settings")()

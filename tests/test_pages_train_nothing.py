@@ -54,7 +54,8 @@ def test_an_upload_shows_the_cheap_parts_at_once_and_the_rest_when_its_jobs_fini
     assert errors(at) == [] and len(at.get("plotly_chart")) == 0
     jobs = scheduler().jobs_of(at.session_state["owner_id"])
     assert sorted(job.kind for job in jobs) == ["clip", "rnn"]  # submitted, not run in the script
-    assert charts_per_part(at, "gradients") == {"curves": 1, "why": 4, "connectivity": 0, "clipping": 1, "run": 0}
+    assert charts_per_part(at, "gradients") == {"curves": 1, "why": 4, "connectivity": 0, "clipping": 1, "run": 0,
+                                              "questions": 0}
     finish_jobs(at)
     assert errors(at) == [] and sum(charts_per_part(at, "gradients").values()) == 9
     assert total_steps() > before  # the jobs trained (in the scheduler's threads)

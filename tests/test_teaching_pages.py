@@ -8,7 +8,7 @@ from google.protobuf.json_format import MessageToJson
 
 from lmcore.teaching import LESSONS, LessonInputs, topic_questions
 from lmcore.teaching.question import CHOICE
-from tests.apptest_helpers import errors, run_page
+from tests.apptest_helpers import errors, run_page, show_part
 
 
 def page_text(at, charts: bool = True) -> str:
@@ -76,7 +76,7 @@ FIRST_RUN = 900
 
 @pytest.mark.parametrize("page, lang", [("ngram", "en"), ("ngram", "zh"), ("gradients", "en")])
 def test_answers_are_absent_before_reveal_and_present_after(page, lang):
-    at = run_page(page, lang, timeout=FIRST_RUN)
+    at = run_page(page, lang, timeout=FIRST_RUN, query={"part": "questions"})
     check_reveal(at, page, lang)
     if page == "gradients":  # the same session, now in projector view
         at.toggle(key="teaching_present").set_value(True)
@@ -103,7 +103,7 @@ def check_reveal(at, page: str, lang: str) -> None:
 
 
 def test_a_wrong_answer_is_scored_and_the_chart_that_explains_it_is_shown():
-    at = run_page("ngram", "en", timeout=FIRST_RUN)
+    at = run_page("ngram", "en", timeout=FIRST_RUN, query={"part": "questions"})
     q = next(q for q in live_questions(at, "ngram") if q.qid == "ngram.unseen")
     charts_before = len(at.get("plotly_chart"))
     answer(at, q, (int(q.answer) + 1) % len(q.choices))
@@ -111,6 +111,23 @@ def test_a_wrong_answer_is_scored_and_the_chart_that_explains_it_is_shown():
     assert any("Not quite" in e.value for e in at.error)
     assert len(at.get("plotly_chart")) == charts_before + 1
     assert q.reveal.render("en") in page_text(at)
+
+
+def quiz_forms(at) -> int:
+    return len([b for b in at.button if b.proto.form_id.startswith("lmlab-quiz-")])
+
+
+@pytest.mark.parametrize("page", ["ngram", "gradients"])
+def test_the_questions_are_the_last_tab_and_run_only_when_it_is_open(page):
+    """Normal view: the questions are a part of their own (ui/sections.py), so a control moved on
+    another tab does not redraw them; opening the tab shows them for the page's settings."""
+    at = run_page(page, "en", timeout=FIRST_RUN)
+    assert not errors(at) and quiz_forms(at) == 0
+    assert at.tabs[-1].label == "Predict, then reveal"
+    show_part(at, page, "questions")
+    assert not errors(at)
+    assert quiz_forms(at) == len(live_questions(at, page)) >= 3
+    assert at.query_params["part"] == "questions"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

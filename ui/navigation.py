@@ -19,9 +19,9 @@ PAGES: list[tuple[str, str, str]] = [
 # page stem → its parts, in tab order (ui/sections.py: only the open part runs; the first opens first)
 PARTS: dict[str, tuple[str, ...]] = {
     "corpus": ("preview", "laws", "tokens"),
-    "ngram": ("words", "sparsity", "continuation", "sample"),
+    "ngram": ("words", "sparsity", "continuation", "sample", "questions"),
     "rnn_bptt": ("step", "topk", "bptt"),
-    "gradients": ("curves", "why", "connectivity", "clipping", "run"),
+    "gradients": ("curves", "why", "connectivity", "clipping", "run", "questions"),
     "lstm": ("gates", "gradient", "edit", "compare"),
     "seq2seq": ("bottleneck", "example"),
 }

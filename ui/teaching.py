@@ -4,9 +4,14 @@ questions, exercise sheets, figure/table exports and a "share this view" QR code
 A page uses it through one object and a few lines::
 
     deck = teaching.deck("gradients")          # top: projector CSS, slide bar, sidebar tools
+    deck.settings(hidden=hidden)               # the page's settings: its questions, share link and sheet
     deck.section("curves")                     # one line before each section of the page
     deck.chart(fig, "gradient-curves", left)   # instead of plot(fig, left)
-    deck.end(hidden=hidden)                    # bottom: the questions (normal view) or a question slide
+    deck.questions()                           # the page's last part: its questions, or a question slide
+    deck.tools()                               # bottom: the sidebar's share link and exercise sheet
+
+The questions are the page's last part (a tab of ui/sections.py): they run, and reach the page, only
+when the student opens that tab, so a control's rerun does not redraw a dozen question forms.
 
 In projector view only the current slide is shown: the page's other sections run (their widgets
 keep their values) inside a hidden container that is emptied when the section ends, so neither
@@ -110,7 +115,7 @@ class Deck:
         self.shown = False
         self.current = self._current_slide() if self.projector else None
         st.sidebar.markdown(f"**{tr('teaching.sidebar.header')}**")
-        self._sidebar = st.sidebar.container()  # filled by end(), once the page has put its settings in the URL
+        self._sidebar = st.sidebar.container()  # filled by tools(), once the page has put its settings in the URL
         self._share = None
         self._inputs: LessonInputs | None = None
         self._settings: dict[str, Any] = {}
@@ -172,26 +177,24 @@ class Deck:
             placeholder.empty()
             self._offstage = None
 
-    def end(self, **settings: Any) -> None:
-        """Close the page: its questions (:meth:`questions`) and the sidebar's tools (:meth:`tools`)."""
-        self.questions(**settings)
-        self.tools()
-
-    def questions(self, **settings: Any) -> None:
-        """The page's questions (normal view) or the current question slide, for the page's
-        ``settings``. May run inside a fragment: if a rerun of it changed the settings while the
-        sidebar's share link or sheet is open, the whole page runs again so that they follow."""
-        self._close_offstage()
+    def settings(self, **settings: Any) -> None:
+        """The page's settings, from which its questions, share link and exercise sheet are made.
+        May run inside a fragment: if a rerun of it changed them while the sidebar's share link or
+        sheet is open, the whole page runs again so that they follow."""
         self._inputs, self._settings = lesson_inputs(self.page, **settings), dict(settings)
         drawn = st.session_state.get(f"teaching_tools_{self.page}")
         if _fragment_rerun() and drawn is not None and drawn != settings and any(
                 st.session_state.get(box) for box in TOOL_BOXES):
             st.rerun(scope="app")
-        questions = page_questions(self.page, self._inputs)
         if self._share is not None:
             share_view(self.page, self._share, big=True)
+
+    def questions(self) -> None:
+        """The page's questions for its :meth:`settings` (normal view: the page's last part) or the
+        current question slide (projector view)."""
+        self._close_offstage()
+        questions = page_questions(self.page, self._inputs)
         if not self.projector:
-            st.header(tr("teaching.quiz.header"))
             st.caption(tr("teaching.quiz.caption"))
             predict_then_reveal(self, questions)
             return
@@ -205,8 +208,8 @@ class Deck:
             st.info(tr("teaching.slide.empty"))
 
     def tools(self) -> None:
-        """The sidebar's share link and exercise sheet, for the settings :meth:`questions` was given
-        (a whole-page run: a fragment cannot draw in the sidebar)."""
+        """The sidebar's share link and exercise sheet, for the page's :meth:`settings` (a whole-page
+        run: a fragment cannot draw in the sidebar)."""
         share_view(self.page, self._sidebar)
         sheet_download(self._inputs, self._sidebar)
         st.session_state[f"teaching_tools_{self.page}"] = self._settings

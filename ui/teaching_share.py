@@ -1,5 +1,5 @@
 """Teaching mode's sidebar tools: exercise sheets and answer keys to download, and the "share this
-view" link with its QR code (ui/teaching.py's ``Deck.end`` places them)."""
+view" link with its QR code (ui/teaching.py's ``Deck.settings`` and ``Deck.tools`` place them)."""
 from __future__ import annotations
 
 import io

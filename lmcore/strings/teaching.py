@@ -27,7 +27,6 @@ STRINGS = {
     "teaching.sec.gradients.lstm": ("The LSTM's additive cell path", "LSTM 的加法记忆通路"),
     "teaching.sec.gradients.connectivity": ("Which earlier words reach the prediction", "哪些较早的词影响预测"),
     # --- predict, then reveal
-    "teaching.quiz.header": ("Predict, then reveal", "先预测，再揭晓"),
     "teaching.quiz.caption": ("Questions drawn from this corpus and these settings; lmcore checks the answers. "
                               "The answer is computed on the server and only sent once you press Reveal.",
                               "题目来自当前语料与设置，由 lmcore 计算答案。答案只在服务器上，按“揭晓”后才发送到页面。"),
