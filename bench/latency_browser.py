@@ -149,5 +149,41 @@ class Tab:
         return first, filled
 
 
+CALIBRATION = """(n) => {
+  const words = Array.from({length: 10}, (_, i) => 'word' + i);
+  const data = [0, 1, 2, 3].map(k => ({type: 'bar', orientation: 'h', name: 'method ' + k, y: words,
+                                       x: words.map((_, i) => 1 / (i + k + 2))}));
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const div = document.createElement('div');
+    div.style.width = '600px';
+    document.body.appendChild(div);
+    const start = performance.now();
+    Plotly.newPlot(div, data, {title: {text: 'calibration'}, barmode: 'group', height: 390});
+    div.getBoundingClientRect();
+    times.push(performance.now() - start);
+    Plotly.purge(div);
+    div.remove();
+  }
+  return times.sort((a, b) => a - b)[Math.floor(n / 2)];
+}"""
+
+
+def browser_speed_ms(browser, n: int = 15) -> float:
+    """How fast this machine's Chromium is at this moment: the median time plotly.js takes to draw one
+    fixed bar chart (ms). Wall times of the same code vary by a third from one run to the next on a
+    shared machine; this tells a slow moment of the machine from slow code."""
+    import plotly
+
+    page = browser.new_page()
+    try:
+        page.set_content("<html><body></body></html>")
+        page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data" / "plotly.min.js"))
+        page.evaluate(CALIBRATION, 3)  # compiled and warm, as the app's bundle is after a first page
+        return page.evaluate(CALIBRATION, n)
+    finally:
+        page.close()
+
+
 def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

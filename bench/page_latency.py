@@ -11,7 +11,9 @@ for that commit checked out into a temporary folder ("base"), measured alternate
   server sent per move (compressed WebSocket frames); ``<control>.server_ms``: AppTest-timed server work per move (the fragment
   holding the control, else the whole script; the scope is printed).
 ``*_server_cpu_*``: CPU time the server process used meanwhile (all its threads): on a shared, busy
-machine wall times stretch with the load, CPU time much less. Targets (issue 11): first open ≤ 1.5 s; first useful content ≤ 2 s after an upload; control p95 ≤ 300 ms;
+machine wall times stretch with the load, CPU time much less. ``machine_browser_ms``: the time
+Chromium takes to draw one fixed chart, at the start and the end of the run (the machine's speed
+then: the same code's wall times vary by a third between runs here). Targets (issue 11): first open ≤ 1.5 s; first useful content ≤ 2 s after an upload; control p95 ≤ 300 ms;
 ≤ 100 ms of server work per fragment rerun. Usage:
     python bench/page_latency.py [--baseline REV] [--pages lstm,seq2seq] [--repeats N] [--moves N]
                                  [--skip first,upload,controls,server] [--upload-kb 200] [--rest S]
@@ -32,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from latency_browser import Tab, launch, server  # noqa: E402
+from latency_browser import Tab, browser_speed_ms, launch, server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ui.warmup import IDLE_SECONDS  # noqa: E402
@@ -205,6 +207,7 @@ def main() -> None:
         paths = {name: pages_of(tree) for name, tree in trees.items()}
         stems = [s for s in (args.pages.split(",") if args.pages else paths["ours"]) if s in paths["ours"]]
         browser = launch(p)
+        speed = {"start": browser_speed_ms(browser)}
         results: dict[str, dict[str, list]] = {}
         order = list(trees)
         if "first" not in args.skip:
@@ -238,6 +241,7 @@ def main() -> None:
                                     print(f"{stem}.{metric}.{name}: {values}")
                                     continue
                                 results.setdefault(f"{stem}.{metric}", {}).setdefault(name, []).extend(values)
+        speed["end"] = browser_speed_ms(browser)
         browser.close()
         if "server" not in args.skip:
             for name, tree in trees.items():
@@ -252,6 +256,8 @@ def main() -> None:
                             1000 * s for s in found["seconds"])
                         print(f"{stem}.{key}.scope.{name}: {found['scope']}")
     print(f"machine_load_1min: {open('/proc/loadavg').read().split()[0]}")
+    for when, ms in speed.items():  # the same chart drawn at the start and the end: the machine's speed then
+        print(f"machine_browser_ms.{when}: {ms:.1f}")
     for metric in sorted(results):
         by_tree = results[metric]
         if metric.endswith(".ms") and not metric.endswith("cpu_ms"):
