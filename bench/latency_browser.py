@@ -169,16 +169,23 @@ CALIBRATION = """(n) => {
 }"""
 
 
+def plotly_page(browser, viewport: dict | None = None):
+    """A blank page (``viewport``: Chromium's default if None) with plotly.js, the copy Plotly ships,
+    and a ``#plot`` div."""
+    import plotly
+
+    page = browser.new_page(viewport=viewport)
+    page.set_content("<html><body style='margin:0'><div id='plot'></div></body></html>")
+    page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data" / "plotly.min.js"))
+    return page
+
+
 def browser_speed_ms(browser, n: int = 15) -> float:
     """How fast this machine's Chromium is at this moment: the median time plotly.js takes to draw one
     fixed bar chart (ms). Wall times of the same code vary by a third from one run to the next on a
     shared machine; this tells a slow moment of the machine from slow code."""
-    import plotly
-
-    page = browser.new_page()
+    page = plotly_page(browser)
     try:
-        page.set_content("<html><body></body></html>")
-        page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data" / "plotly.min.js"))
         page.evaluate(CALIBRATION, 3)  # compiled and warm, as the app's bundle is after a first page
         return page.evaluate(CALIBRATION, n)
     finally:

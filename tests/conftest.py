@@ -64,13 +64,10 @@ def browser():
 @pytest.fixture(scope="module")
 def plotly_page(browser):
     """A blank 1280×720 page in Chromium with plotly.js (the copy Plotly ships) and a ``#plot`` div."""
-    from pathlib import Path
+    import tests.browser_server  # noqa: F401 - puts bench/ on the path
+    from latency_browser import plotly_page as blank_plotly_page
 
-    import plotly
-
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.set_content("<html><body style='margin:0'><div id='plot'></div></body></html>")
-    page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data" / "plotly.min.js"))
+    page = blank_plotly_page(browser, {"width": 1280, "height": 720})
     yield page
     page.close()
 
