@@ -1,6 +1,6 @@
 """Every figure builder's axes read correctly: a log axis labels its ticks with the numbers they
 stand for (powers of ten or full numbers such as 20, 50, 100, never Plotly's bare "2", "5"
-between decades), shows at least two of them and every plotted value; tick text is large and dark."""
+between decades), shows at least two of them and every plotted value; tick text is large and dark; every drawn axis with tick labels is named."""
 import json
 import math
 import re
@@ -74,6 +74,19 @@ def test_tick_text_is_large_and_dark(name, make):
         assert font.get("size", 0) >= 12, (name, key)
         r, g, b = (int(font["color"][i:i + 2], 16) for i in (1, 3, 5))
         assert 0.2126 * r + 0.7152 * g + 0.0722 * b < 90, (name, key, font["color"])
+
+
+@pytest.mark.parametrize("name, make", ALL)
+def test_every_axis_with_tick_labels_is_named(name, make):
+    """A student reads what an axis stands for, not only its ticks: every x/y axis that a trace is drawn
+    on and that shows tick labels has a title."""
+    spec = json.loads(make().to_json())
+    for key, axis in _axes(spec["layout"]):
+        drawn = any(_on(trace, key) for trace in spec["data"])
+        if not drawn or axis.get("visible") is False or axis.get("showticklabels") is False:
+            continue
+        title = axis.get("title")
+        assert (title.get("text") if isinstance(title, dict) else title), (name, key)
 
 
 def test_running_perplexity_near_31_reads_30_not_5():

@@ -136,7 +136,7 @@ def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target:
         title=t("gradients.fig.conn_title", lang, word=plotly_text(target)),
         xaxis=dict(title=t("gradients.fig.conn_axis", lang), tickvals=list(range(len(tokens))),
                    ticktext=[str(k + 1) for k in range(len(tokens))]),
-        margin=dict(t=60, b=40), height=260,
+        yaxis=dict(title=t("gradients.fig.conn_model", lang)), margin=dict(t=60, b=40), height=260,
     )
     return readable(fig)
 

@@ -142,7 +142,8 @@ def next_token_shift_figure(vocab: Sequence[str], before: np.ndarray, after: np.
     fig.add_bar(y=labels, x=before[keep], orientation="h", name=t("lstm.fig.before", lang))
     fig.add_bar(y=labels, x=after[keep], orientation="h", name=t("lstm.fig.after", lang))
     fig.update_layout(title=t("lstm.fig.next_title", lang), barmode="group", height=60 + 28 * len(keep),
-                      xaxis=dict(title=t("lstm.fig.prob", lang)), margin=dict(t=50, b=40))
+                      xaxis=dict(title=t("lstm.fig.prob", lang)), yaxis=dict(title=t("lstm.fig.next_y", lang)),
+                      margin=dict(t=50, b=40))
     return readable(fig)
 
 
@@ -181,6 +182,6 @@ def comparison_figure(names: Sequence[str], ppl: Sequence[float], families: Sequ
     if floor is not None:
         _named_line(fig, floor, "red", t("lstm.fig.floor", lang, ppl=floor))
     fig.update_layout(title=t("lstm.fig.compare_title", lang), height=400, margin=dict(t=80, b=40),
-                      yaxis=dict(title="PPL", range=[0, cap * 1.1]),
+                      xaxis=dict(title=t("lstm.fig.model", lang)), yaxis=dict(title="PPL", range=[0, cap * 1.1]),
                       legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"))
     return readable(fig)

@@ -51,7 +51,7 @@ def unseen_mass_figure(methods: Sequence[str], mass: Sequence[float], lang: str 
                            textposition="outside", cliponaxis=False))
     fig.update_layout(title=t("ngram.fig.unseen.title", lang), height=360,
                       xaxis=dict(title=t("ngram.fig.unseen.y", lang), range=[0, 1.15 * max(list(mass) + [0.1])]),
-                      yaxis=dict(autorange="reversed"), margin=dict(t=60, b=40, r=40))
+                      yaxis=dict(title=t("ngram.fig.method", lang), autorange="reversed"), margin=dict(t=60, b=40, r=40))
     return readable(fig)
 
 
@@ -79,7 +79,8 @@ def perplexity_heatmap(orders: Sequence[int], methods: Sequence[str], grid: np.n
     title = t("ngram.fig.grid.title", lang)
     if floor is not None:
         title += " — " + t("ngram.fig.grid.floor", lang, floor=floor)
-    fig.update_layout(title=title, xaxis=dict(tickvals=x, ticktext=[method_label(m, lang) for m in methods]),
+    fig.update_layout(title=title, xaxis=dict(title=t("ngram.fig.method", lang), tickvals=x,
+                                              ticktext=[method_label(m, lang) for m in methods]),
                       yaxis=dict(title="n", tickvals=list(orders), autorange="reversed"), margin=dict(t=60, b=40))
     return readable(fig)
 

@@ -160,10 +160,12 @@ STRINGS = {
     "lstm.fig.travel_title": ("How far the edit travels: ‖Δs(t)‖₂ over units", "编辑影响能传多远：各单元上的 ‖Δs(t)‖₂"),
     "lstm.fig.next_title": ("Next-symbol distribution after the passage", "文本之后下一个符号的分布"),
     "lstm.fig.prob": ("probability", "概率"),
+    "lstm.fig.next_y": ("next symbol", "下一个符号"),
     "lstm.fig.train_ppl": ("train PPL (running, per symbol)", "训练 PPL（滑动，按符号）"),
     "lstm.fig.valid_ppl": ("validation PPL (per token)", "验证 PPL（按词元）"),
     "lstm.fig.floor": ("true floor {ppl:.2f}", "真实下限 {ppl:.2f}"),
     "lstm.fig.curve_title": ("Training curve", "训练曲线"),
     "lstm.fig.step": ("step", "步"),
     "lstm.fig.compare_title": ("Perplexity of every model on the same split", "同一划分上各模型的困惑度"),
+    "lstm.fig.model": ("model", "模型"),
 }

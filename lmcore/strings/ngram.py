@@ -60,6 +60,7 @@ STRINGS = {
     "ngram.grid.caption": ("Validation perplexity with OOVs (as <unk>). MLE is ∞ as soon as one n-gram is unseen; the notes' KN looks better only because its probabilities sum to more than 1 — not a valid perplexity.",
                            "验证集困惑度（含 OOV，记为 <unk>）。只要有一个 n 元组未见，MLE 即为 ∞；讲义中的 KN 看似更好，只因其概率和大于 1——这不是有效的困惑度。"),
     "ngram.fig.grid.title": ("Validation perplexity", "验证集困惑度"),
+    "ngram.fig.method": ("smoothing method", "平滑方法"),
     "ngram.fig.grid.floor": ("true floor exp(H) = {floor:.2f}", "真实下界 exp(H) = {floor:.2f}"),
     "ngram.grid.floor": ("The synthetic source's entropy rate H = {h:.3f} nats/token: no model can beat perplexity exp(H) = {floor:.2f}.",
                          "合成语料源的熵率 H = {h:.3f} 奈特/词：任何模型的困惑度都不能低于 exp(H) = {floor:.2f}。"),
