@@ -12,6 +12,7 @@ from lmcore.ngram.explain import zero_reasons
 from lmcore.ngram.latex import chain_product_latex, perplexity_latex
 from lmcore.training.config import TrainConfig
 from ui.models import ngram_model, session_models
+from ui.sections import show_parts
 from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
@@ -45,7 +46,8 @@ def model_label(choice: str) -> str:
 
 @st.fragment(key="chain_rule")
 def scored() -> None:
-    """Model, order, sentence and everything scored from them: its controls rerun only this."""
+    """Model, order, sentence and the open part scored from them (ui/sections.py: only the open tab
+    runs): its controls rerun only this."""
     c1, c2 = st.columns(2)
     choices = list(METHODS) + list(neural)
     default_method = query_param("method", "modified-kn", choices=choices)
@@ -72,17 +74,30 @@ def scored() -> None:
         return
 
     scores = model.sentence_logprobs(tokens)
-    result = perplexity_of([scores])
-    plot(chart(chain_rule_bars, scores, lang=lang()))
-    left, right = st.columns(2)
-    plot(chart(cumulative_logprob_figure, scores, lang=lang()), left)
-    plot(chart(running_perplexity_figure, scores, lang=lang()), right)
+    show_parts("chain_rule", {"chain": lambda: chain(scores, span), "perplexity": lambda: perplexity(scores)})
 
+
+def chain(scores, span: int | None) -> None:
+    """P(x_t | x_<t) of each token, and the sentence's probability as their product."""
+    plot(chart(chain_rule_bars, scores, lang=lang()))
     st.markdown(tr("chain_rule.product"))
     st.latex(chain_product_latex(scores, span=span, max_factors=MAX_FACTORS, per_line=PER_LINE))
-    st.latex(perplexity_latex(result))
+    explain_zeros(scores, st)
 
-    st.subheader(tr("chain_rule.ppl_header"))
+
+def explain_zeros(scores, where) -> None:
+    """A warning for each token of probability 0 (which makes P(sentence) = 0 and PPL = ∞), saying why."""
+    for z in zero_reasons(scores):
+        if z.kind == "oov":
+            where.warning(tr("chain_rule.zero.oov", token=z.token, pos=z.index + 1))
+        else:
+            where.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
+
+
+def perplexity(scores) -> None:
+    """PPL = exp(J) with its numbers and the fair die it equals, then ln P and PPL token by token."""
+    result = perplexity_of([scores])
+    st.latex(perplexity_latex(result))
     numbers, die = st.columns([1, 2])
     numbers.metric(tr("chain_rule.metric.ppl"), "∞" if math.isinf(result.ppl) else f"{result.ppl:.2f}")
     numbers.metric(tr("chain_rule.metric.logp"), "−∞" if math.isinf(result.log_prob) else f"{result.log_prob:.3f}")
@@ -90,14 +105,13 @@ def scored() -> None:
     numbers.metric(tr("chain_rule.metric.oov"), result.n_oov)
     if math.isinf(result.ppl):
         die.error(tr("chain_rule.infinite"))
-        for z in zero_reasons(scores):
-            if z.kind == "oov":
-                die.warning(tr("chain_rule.zero.oov", token=z.token, pos=z.index + 1))
-            else:
-                die.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
+        explain_zeros(scores, die)
     else:
         die.info(tr("chain_rule.die", k=max(1, round(result.ppl))))
         plot(chart(uniform_die_figure, result.ppl, lang=lang()), die)
+    left, right = st.columns(2)
+    plot(chart(cumulative_logprob_figure, scores, lang=lang()), left)
+    plot(chart(running_perplexity_figure, scores, lang=lang()), right)
 
 
 scored()

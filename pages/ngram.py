@@ -13,7 +13,7 @@ from lmcore.figures.ngram import (continuation_figure, method_label, next_word_f
 from lmcore.ngram import METHODS
 from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
 from lmcore.ngram.arpa import arpa_lines
-from lmcore.ngram.compare import frequent_contexts, next_word_table, table_frame
+from lmcore.ngram.compare import NextWordTable, frequent_contexts, next_word_table, table_frame
 from lmcore.ngram.explain import kn_terms
 from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui import teaching
@@ -26,7 +26,7 @@ from ui.tables import text_table
 GRID_ORDERS = [1, 2, 3, 4, 5]
 # controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
 KEPT = ("ngram_rows", "ngram_methods", "ngram_context_mode", "ngram_context_typed", "ngram_start", "ngram_sample_method",
-        "ngram_seed")
+        "ngram_seed", "ngram_formula_open")
 @st.cache_data(show_spinner=False, max_entries=16)
 def grid_for(key: str, delta: float, d: float, _counts, _valid):
     return perplexity_grid(_counts, _valid, GRID_ORDERS, list(METHODS), delta, d)
@@ -98,7 +98,18 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
     deck.chart(chart(unseen_mass_figure, list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()), "unseen-mass", right)
 
     deck.section("formula")
-    st.subheader(tr("ngram.formula.header"))
+    if deck.projector:  # a slide of its own
+        st.subheader(tr("ngram.formula.header"))
+        formulas(models, table, context, delta)
+        return
+    box = st.expander(tr("ngram.formula.header"), key="ngram_formula_open", on_change="rerun")
+    if box.open:  # runs only when open: closed, a move of the order draws no formula (KaTeX is the browser's
+        with box:  # costliest element here: about a fifth of a move's time to settle)
+            formulas(models, table, context, delta)
+
+
+def formulas(models: dict, table: NextWordTable, context: list[str], delta: float) -> None:
+    """add-δ and the notes' Kneser-Ney for one word of the table, with this corpus's numbers."""
     word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
     lm_add = models["add-delta"]
     st.markdown(tr("ngram.formula.add_delta"))

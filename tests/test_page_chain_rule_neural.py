@@ -10,7 +10,7 @@ from tests.apptest_helpers import errors, run_page
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_neural_lm_is_a_choice_and_its_perplexity_is_the_chain_rule_one(lang):
-    at = run_page("chain_rule", lang)
+    at = run_page("chain_rule", lang, query={"part": "perplexity"})
     corpus = at.session_state["corpus"]
     lm = load_pretrained(corpus.key, TrainConfig())  # the shipped file itself, not the app's store
     assert lm is not None, "the English sample ships a pretrained LSTM"

@@ -65,14 +65,19 @@ def _widget(at, key, page: str | None = None):
     raise AssertionError(f"no control {key!r} on the page")
 
 
-def play(page: str, lang: str, query: dict, moves: list[tuple]) -> set[str]:
+def play(page: str, lang: str, query: dict, moves: list[tuple], opened: tuple[str, ...] = ()) -> set[str]:
     """Run ``moves`` = (key, value or callable(widget) -> value, notice or None) in order; return
-    the keys of the controls that were enabled and moved.
+    the keys of the controls that were enabled and moved. ``opened``: keys of lazy expanders opened
+    first (their controls are drawn only when open).
 
     The page's output must change, or the notice (a function of the language giving its first
     words) must be shown, saying why it did not. A disabled control must carry a help text
     saying why."""
     at = run_page(page, lang, query=query)
+    for key in opened:
+        at.session_state[key] = True
+    if opened:
+        at.run()
     assert errors(at) == []
     seen, moved = controls(at), set()
     for _ in each_part(at, page) if page in PARTS else ():  # every part's controls must be moved
@@ -143,7 +148,7 @@ def test_ngram_controls(lang):
         ("ngram_start", lambda w: not w.value, None),  # two words fill a trigram's context
         ("ngram_rows", 20, _head("ngram.table.none_seen")),
     ]
-    assert play("ngram", lang, {"n": "3"}, moves) == _keys(moves)  # every control enabled and moved
+    assert play("ngram", lang, {"n": "3"}, moves, opened=("ngram_formula_open",)) == _keys(moves)  # every control enabled and moved
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

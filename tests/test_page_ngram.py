@@ -3,7 +3,7 @@ import pytest
 
 from lmcore.i18n import t
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, run_page, text_tables
+from tests.apptest_helpers import errors, run_page, show_part, text_tables
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -17,7 +17,11 @@ def test_ngram_table_has_sum_row(lang):
         assert last[t(f"ngram.method.{m}", lang)] == pytest.approx(1.0, abs=1e-9)
     assert last[t("ngram.method.kn-notes", lang)] > 1.0
     assert len(at.get("plotly_chart")) == 2  # the first part (tab): next words and the unseen mass
-    assert any("frac" in el.value for el in at.get("latex"))
+    assert not at.latex  # the formulas run only in their open expander
+    at.session_state["ngram_formula_open"] = True
+    at.run()
+    assert any("frac" in el.value for el in at.get("latex")) and not errors(at)
+    assert len(text_tables(at)) == 1 and len(at.get("plotly_chart")) == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -27,9 +31,10 @@ def test_chain_rule_explains_mle_zero(lang):
     at.radio(key="chain_mode").set_value("type").run()
     at.text_input(key="chain_typed").input("the zzqxv").run()
     assert not errors(at)
-    warnings = [w.value for w in at.warning]
     oov_text = t("chain_rule.zero.oov", lang, token="zzqxv", pos=2)
-    assert oov_text in warnings
+    assert oov_text in [w.value for w in at.warning]  # under the product, which is 0
+    show_part(at, "chain_rule", "perplexity")
+    assert oov_text in [w.value for w in at.warning] and t("chain_rule.infinite", lang) in [e.value for e in at.error]
     assert any(m.value == "∞" for m in at.metric)
     at.selectbox(key="chain_method").set_value("modified-kn").run()
     assert not at.warning and not errors(at)
@@ -52,6 +57,8 @@ def test_ngram_typed_context_unseen_warns():
 ])
 def test_a_section_control_reruns_and_resends_its_section_only(part, fragment, widget, value, n_charts):
     at = run_page("ngram", "en", query={"part": part})
+    at.session_state["ngram_formula_open"] = True  # the word's selectbox is in the formulas' expander
+    at.run()
     assert at.tabs and not errors(at)
     charts_before = len(at.get("plotly_chart"))
     rows_before = len(text_tables(at)[0]) if text_tables(at) else 0

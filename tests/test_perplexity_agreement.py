@@ -47,7 +47,7 @@ def test_the_rnn_has_one_perplexity_on_every_page(english):
     assert _metric(page, "rnn_bptt.metric.ppl") == sentence_ppl
     assert _metric(page, "rnn_bptt.metric.split_ppl") == f"{split_ppl:.2f}"
 
-    chain = run_page("chain_rule", "en")
+    chain = run_page("chain_rule", "en", query={"part": "perplexity"})
     labels = chain.selectbox(key="chain_method").options  # as shown: the neural models are named by cell
     chain.selectbox(key="chain_method").select_index(next(i for i, label in enumerate(labels) if "RNN" in label)).run()
     chain.session_state["chain_pick"] = corpus.test[index]  # its options are token lists (AppTest formats them)
@@ -64,7 +64,7 @@ def test_an_ngram_model_has_one_perplexity_on_every_page(english):
     corpus, test, index = english
     kn = NgramModel.fit(corpus.mapped("train"), 3, "modified-kn")
 
-    chain = run_page("chain_rule", "en", query={"method": "modified-kn", "n": "3"})
+    chain = run_page("chain_rule", "en", query={"method": "modified-kn", "n": "3", "part": "perplexity"})
     chain.session_state["chain_pick"] = corpus.test[index]
     chain.run()
     assert errors(chain) == []

@@ -19,6 +19,7 @@ PAGES: list[tuple[str, str, str]] = [
 # page stem → its parts, in tab order (ui/sections.py: only the open part runs; the first opens first)
 PARTS: dict[str, tuple[str, ...]] = {
     "corpus": ("preview", "laws", "tokens"),
+    "chain_rule": ("chain", "perplexity"),
     "ngram": ("words", "sparsity", "continuation", "sample", "questions"),
     "rnn_bptt": ("step", "topk", "bptt"),
     "gradients": ("curves", "why", "connectivity", "clipping", "run", "questions"),
