@@ -157,3 +157,20 @@ def walk_lesson(at, page: str, lang: str) -> None:
     at.run(timeout=FIRST_RUN)
     kind, _, name = LESSONS[page][-2].partition(":")
     assert str(at.query_params["slide"]).strip("[]'") == (name if kind == "sec" else "q-" + name)
+
+
+def test_a_chart_export_draws_its_buttons_only_while_open():
+    """The n-gram page's charts each have an Export popover; its PNG and SVG buttons (for a file named
+    after page, chart, corpus and settings) are drawn only once it is opened: a control's move redraws
+    the popover's label alone."""
+    def exports(at) -> list[str]:
+        return sorted(b.proto.id.split("-lmlab-", 1)[1] for b in at.get("download_button") if "-lmlab-" in b.proto.id
+                      and "lmlab-csv" not in b.proto.id)
+
+    at = run_page("ngram", "en", query={"n": "3"})
+    assert errors(at) == [] and len(at.get("plotly_chart")) == 2 and exports(at) == []
+    at.session_state["lmlab-export-ngram-next-words"] = True
+    at.run()
+    assert errors(at) == [] and len(at.get("plotly_chart")) == 2
+    assert [name.split("_")[:2] for name in exports(at)] == [["png-ngram", "next-words"], ["svg-ngram", "next-words"]]
+    assert all("n3" in name and name.endswith("1920x1080.{ext}") for name in exports(at))

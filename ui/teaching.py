@@ -225,7 +225,7 @@ class Deck:
         In projector view every chart takes the full width (side-by-side columns are too narrow)."""
         where = st if self.projector or where is None else where
         plot(styled(fig, self.projector), where)
-        figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), where)
+        figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), where, key=f"lmlab-export-{self.page}-{name}")
 
     def table(self, frame: pd.DataFrame, name: str, where=None) -> None:
         """Show a table (ui/tables.py: light, every cell text) with a CSV download named after page,
@@ -256,10 +256,15 @@ def _image(fig_json: str, fmt: str, width: int, height: int) -> bytes:
     return figure_image(pio.from_json(fig_json), fmt, width, height)
 
 
-def figure_downloads(fig, file_pattern: str, where=None) -> None:
-    """A small "Export" popover: the figure as PNG and SVG at slide size, made when clicked."""
+def figure_downloads(fig, file_pattern: str, where=None, key: str = "lmlab-export") -> None:
+    """A small "Export" popover (widget key ``key``): the figure as PNG and SVG at slide size, made when
+    clicked. Its buttons are drawn only while it is open: a move of a control redraws the label alone
+    (two buttons fewer per chart for the browser to render)."""
     where = where or st
     w, h = SLIDE
+    box = where.popover(tr("teaching.export.label"), key=key, on_change="rerun")
+    if not box.open:
+        return
 
     def make(ext: str):
         def render() -> bytes:  # called on the click: no JSON of the figure on every run
@@ -269,7 +274,7 @@ def figure_downloads(fig, file_pattern: str, where=None) -> None:
                 return tr("teaching.export.failed", reason=str(error)).encode("utf-8")
         return render
 
-    with where.popover(tr("teaching.export.label")):
+    with box:
         for ext, mime in (("png", "image/png"), ("svg", "image/svg+xml")):
             st.download_button(tr(f"teaching.export.{ext}", w=w, h=h), make(ext), file_name=file_pattern.format(ext=ext),
                                mime=mime, on_click="ignore", key=f"lmlab-{ext}-{file_pattern}")
