@@ -6,7 +6,7 @@ import streamlit as st
 from lmcore.corpus.segmentation import tokenize
 from lmcore.figures.ngram import (chain_rule_bars, cumulative_logprob_figure, running_perplexity_figure,
                                   uniform_die_figure)
-from lmcore.lm_protocol import perplexity_of
+from lmcore.lm_protocol import TokenLogProbs, perplexity_of
 from lmcore.ngram import METHODS
 from lmcore.ngram.explain import zero_reasons
 from lmcore.ngram.latex import chain_product_latex, perplexity_latex
@@ -77,7 +77,7 @@ def scored() -> None:
     show_parts("chain_rule", {"chain": lambda: chain(scores, span), "perplexity": lambda: perplexity(scores)})
 
 
-def chain(scores, span: int | None) -> None:
+def chain(scores: TokenLogProbs, span: int | None) -> None:
     """P(x_t | x_<t) of each token, and the sentence's probability as their product."""
     plot(chart(chain_rule_bars, scores, lang=lang()))
     st.markdown(tr("chain_rule.product"))
@@ -85,7 +85,7 @@ def chain(scores, span: int | None) -> None:
     explain_zeros(scores, st)
 
 
-def explain_zeros(scores, where) -> None:
+def explain_zeros(scores: TokenLogProbs, where) -> None:
     """A warning for each token of probability 0 (which makes P(sentence) = 0 and PPL = ∞), saying why."""
     for z in zero_reasons(scores):
         if z.kind == "oov":
@@ -94,7 +94,7 @@ def explain_zeros(scores, where) -> None:
             where.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
 
 
-def perplexity(scores) -> None:
+def perplexity(scores: TokenLogProbs) -> None:
     """PPL = exp(J) with its numbers and the fair die it equals, then ln P and PPL token by token."""
     result = perplexity_of([scores])
     st.latex(perplexity_latex(result))

@@ -9,7 +9,7 @@ from lmcore.corpus.segmentation import tokenize
 from lmcore.corpus.stats import continuation_example
 from lmcore.figures.labels import tex_words
 from lmcore.figures.ngram import (continuation_figure, method_label, next_word_figure, perplexity_heatmap,
-                                  sparsity_figure, unseen_mass_figure)
+                                  sparsity_figure)
 from lmcore.ngram import METHODS
 from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
 from lmcore.ngram.arpa import arpa_lines
@@ -93,9 +93,7 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
     deck.section("charts")
     shown = st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=["mle", "add-delta", "modified-kn", "kn-notes"],
                            format_func=labeller("ngram.method"), key="ngram_methods")
-    left, right = st.columns(2)
-    deck.chart(chart(next_word_figure, table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words", left)
-    deck.chart(chart(unseen_mass_figure, list(METHODS), [table.unseen_mass[m] for m in METHODS], lang=lang()), "unseen-mass", right)
+    deck.chart(chart(next_word_figure, table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words")
 
     deck.section("formula")
     if deck.projector:  # a slide of its own

@@ -143,7 +143,6 @@ def _ngram():
     grid = np.array([[300.0, 280.0], [float("inf"), 150.0]])
     return {
         "ngram.next_word_figure": [("", lambda: f.next_word_figure(["a", "<s>", "c", "d"], {"mle": probs, "modified-kn": probs + 0.01}))],
-        "ngram.unseen_mass_figure": [("", lambda: f.unseen_mass_figure(["mle", "add-delta"], [0.0, 0.3]))],
         "ngram.sparsity_figure": [("", lambda: f.sparsity_figure([0.02, 0.4, 0.8]))],
         "ngram.perplexity_heatmap": [("", lambda: f.perplexity_heatmap([1, 2], ["mle", "modified-kn"], grid, 50.0))],
         "ngram.continuation_figure": [("", lambda: f.continuation_figure(words, counts, cont, list(range(296, 304))))],

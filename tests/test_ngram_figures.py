@@ -6,7 +6,7 @@ import pytest
 
 from lmcore.figures.ngram import (chain_rule_bars, continuation_figure, cumulative_logprob_figure,
                                   next_word_figure, path_text, perplexity_heatmap, running_perplexity_figure,
-                                  sparsity_figure, uniform_die_figure, unseen_mass_figure)
+                                  sparsity_figure, uniform_die_figure)
 from lmcore.lm_protocol import LanguageModel, perplexity_of
 from lmcore.ngram import METHODS, NgramModel, count_ngrams
 from lmcore.ngram.analysis import continuation_counts, perplexity_grid, top_by, unseen_share_by_order
@@ -35,7 +35,6 @@ def test_figures_have_expected_traces(lang):
     assert len(uniform_die_figure(1000, lang).data[0].y) == 60
     nxt = next_word_figure(["a", "<b>", "a"], {"mle": np.array([.5, .2, .1]), "add-delta": np.array([.4, .3, .1])}, lang)
     assert [len(t.x) for t in nxt.data] == [3, 3] and list(nxt.layout.yaxis.ticktext) == ["a", "&lt;b&gt;", "a"]
-    assert len(unseen_mass_figure(list(METHODS), [0.1] * 6, lang).data[0].x) == 6
     assert list(sparsity_figure([0.1, 0.5, 0.9], lang).data[0].x) == [1, 2, 3]
     grid = np.array([[10.0, np.inf], [5.0, 4.0]])
     heat = perplexity_heatmap([1, 2], ["mle", "kn-notes"], grid, floor=3.3, lang=lang)
@@ -102,8 +101,16 @@ def test_table_frame_rows(lang):
     models = {m: NgramModel(COUNTS, 2, m) for m in METHODS}
     table = next_word_table(models, ["<s>"], n_rows=4, n_unseen=2)
     frame = table_frame(table, lang)
-    assert len(frame) == len(table.words) + 2
-    assert frame.iloc[-1, 0] == t("ngram.table.sum", lang)
+    assert len(frame) == len(table.words) + 3
+    assert frame.iloc[-1, 0] == t("ngram.table.sum", lang) and frame.iloc[-2, 0] == t("ngram.table.unseen", lang)
+    unseen = frame.iloc[-2]  # Σ P(w | <s>) over the words never seen after <s>, from each model itself
+    seen = models["mle"].distribution(["<s>"]) > 0
+    for m, lm in models.items():
+        assert unseen[t(f"ngram.method.{m}", lang)] == pytest.approx(lm.distribution(["<s>"])[~seen].sum(), abs=1e-12)
+        if m != "kn-notes":  # a distribution: what the seen words leave
+            assert unseen[t(f"ngram.method.{m}", lang)] == pytest.approx(1 - lm.distribution(["<s>"])[seen].sum(), abs=1e-12)
+    assert unseen[t("ngram.method.mle", lang)] == 0 and unseen[t("ngram.method.add-delta", lang)] > 0
+    assert unseen[t("ngram.table.count", lang)] == 0
     assert frame[t("ngram.table.count", lang)].iloc[-1] == models["mle"].context_count(["<s>"])
     assert frame[t("ngram.method.modified-kn", lang)].iloc[-1] == pytest.approx(1.0)
     # the two unseen rows are MLE zeros

@@ -16,12 +16,13 @@ def test_ngram_table_has_sum_row(lang):
     for m in ("mle", "add-delta", "kn-interp", "kn-backoff", "modified-kn"):
         assert last[t(f"ngram.method.{m}", lang)] == pytest.approx(1.0, abs=1e-9)
     assert last[t("ngram.method.kn-notes", lang)] > 1.0
-    assert len(at.get("plotly_chart")) == 2  # the first part (tab): next words and the unseen mass
+    assert len(at.get("plotly_chart")) == 1  # the first part (tab): next words (the unseen mass is a row of the table)
+    assert frame.iloc[-2][t("ngram.table.word", lang)] == t("ngram.table.unseen", lang)
     assert not at.latex  # the formulas run only in their open expander
     at.session_state["ngram_formula_open"] = True
     at.run()
     assert any("frac" in el.value for el in at.get("latex")) and not errors(at)
-    assert len(text_tables(at)) == 1 and len(at.get("plotly_chart")) == 2
+    assert len(text_tables(at)) == 1 and len(at.get("plotly_chart")) == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -52,7 +53,7 @@ def test_ngram_typed_context_unseen_warns():
 
 
 @pytest.mark.parametrize("part, fragment, widget, value, n_charts", [
-    ("words", "ngram_next_words", "ngram_rows", 20, 2), ("words", "ngram_next_words", "ngram_word", None, 2),
+    ("words", "ngram_next_words", "ngram_rows", 20, 1), ("words", "ngram_next_words", "ngram_word", None, 1),
     ("sample", "ngram_samples", "ngram_seed", 3, 0),
 ])
 def test_a_section_control_reruns_and_resends_its_section_only(part, fragment, widget, value, n_charts):
@@ -81,7 +82,7 @@ def test_the_settings_rerun_the_page_body_only_and_not_the_sidebar():
     assert not errors(at) and run.deltas
     assert all(m.delta.fragment_id for m in run.deltas)  # the body's fragment and those inside it: no sidebar
     at.run()
-    assert not errors(at) and at.query_params["n"] == "4" and len(at.get("plotly_chart")) == 2
+    assert not errors(at) and at.query_params["n"] == "4" and len(at.get("plotly_chart")) == 1
 
 
 def test_an_open_share_link_follows_the_settings_changed_in_the_page_body():

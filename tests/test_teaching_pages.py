@@ -168,9 +168,9 @@ def test_a_chart_export_draws_its_buttons_only_while_open():
                       and "lmlab-csv" not in b.proto.id)
 
     at = run_page("ngram", "en", query={"n": "3"})
-    assert errors(at) == [] and len(at.get("plotly_chart")) == 2 and exports(at) == []
+    assert errors(at) == [] and len(at.get("plotly_chart")) == 1 and exports(at) == []
     at.session_state["lmlab-export-ngram-next-words"] = True
     at.run()
-    assert errors(at) == [] and len(at.get("plotly_chart")) == 2
+    assert errors(at) == [] and len(at.get("plotly_chart")) == 1
     assert [name.split("_")[:2] for name in exports(at)] == [["png-ngram", "next-words"], ["svg-ngram", "next-words"]]
     assert all("n3" in name and name.endswith("1920x1080.{ext}") for name in exports(at))

@@ -44,17 +44,6 @@ def next_word_figure(words: Sequence[str], dists: dict[str, np.ndarray], lang: s
     return readable(fig)
 
 
-def unseen_mass_figure(methods: Sequence[str], mass: Sequence[float], lang: str = "en") -> go.Figure:
-    """Horizontal bar per method: Σ P(w | h) over the words never seen after h (the mass moved to them)."""
-    labels = [method_label(m, lang) for m in methods]
-    fig = go.Figure(go.Bar(y=labels, x=list(mass), orientation="h", text=[f"{v:.3f}" for v in mass],
-                           textposition="outside", cliponaxis=False))
-    fig.update_layout(title=t("ngram.fig.unseen.title", lang), height=360,
-                      xaxis=dict(title=t("ngram.fig.unseen.y", lang), range=[0, 1.15 * max(list(mass) + [0.1])]),
-                      yaxis=dict(title=t("ngram.fig.method", lang), autorange="reversed"), margin=dict(t=60, b=40, r=40))
-    return readable(fig)
-
-
 def sparsity_figure(shares: Sequence[float], lang: str = "en") -> go.Figure:
     """Share of held-out n-grams never seen in training, for n = 1, 2, …"""
     n = list(range(1, len(shares) + 1))

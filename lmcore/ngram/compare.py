@@ -30,7 +30,8 @@ def context_counts(model: NgramModel, context: Sequence[str]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class NextWordTable:
-    """Rows: the most frequent next words, a few unseen ones, then 'all other words' and Σ."""
+    """Rows: the most frequent next words, a few unseen ones, then 'all other words', the words never
+    seen after h, and Σ."""
 
     context: list[str]
     context_count: float
@@ -93,12 +94,15 @@ def frequent_contexts(model: NgramModel, k: int = 30) -> list[list[str]]:
 
 
 def table_frame(table: NextWordTable, lang: str = "en") -> pd.DataFrame:
-    """The table as shown: word, C(h,w) (the rest of C(h) on 'all other words'), one column per method; 'all other words' and Σ rows."""
+    """The table as shown: word, C(h,w) (the rest of C(h) on 'all other words'), one column per method;
+    then the rows 'all other words', 'every word never seen after h' (Σ P(w | h) over C(h,w) = 0: the
+    mass a method moves to unseen words; C = 0 by definition) and Σ over the vocabulary."""
     frame = pd.DataFrame({
-        t("ngram.table.word", lang): table.words + [t("ngram.table.others", lang), t("ngram.table.sum", lang)],
-        t("ngram.table.count", lang): list(table.counts) + [table.context_count - float(np.sum(table.counts)),
+        t("ngram.table.word", lang): table.words + [t("ngram.table.others", lang), t("ngram.table.unseen", lang),
+                                                    t("ngram.table.sum", lang)],
+        t("ngram.table.count", lang): list(table.counts) + [table.context_count - float(np.sum(table.counts)), 0.0,
                                                             table.context_count],
     })
     for m, p in table.probs.items():
-        frame[t(f"ngram.method.{m}", lang)] = list(p) + [table.others[m], table.sums[m]]
+        frame[t(f"ngram.method.{m}", lang)] = list(p) + [table.others[m], table.unseen_mass[m], table.sums[m]]
     return frame
