@@ -5,9 +5,12 @@ import json
 import math
 import re
 
+import numpy as np
 import pytest
 
+from lmcore.figures.ngram import cumulative_logprob_figure
 from lmcore.figures.style import log_scale, tick_label
+from lmcore.lm_protocol import TokenLogProbs
 from tests.figure_cases import builders, case_params, cases, running_ppl_case
 
 CASES = cases()
@@ -116,3 +119,15 @@ def test_a_single_value_still_gets_two_ticks_around_it():
     ticks, (r0, r1) = log_scale(31.0, 31.0)
     assert len(ticks) >= 2 and min(ticks) <= 31 <= max(ticks)
     assert all(r0 <= math.log10(v) <= r1 for v in ticks)
+
+
+def test_a_numeric_axis_with_gaps_gets_the_margin_of_its_numbers_not_of_their_full_digits():
+    """A curve that reaches −∞ is drawn with gaps (None): its values are still numbers, whose tick
+    labels are short ("−5.12"), not categories written with every digit ("-5.115995809754082")."""
+    from lmcore.figures.margins import tick_labels
+
+    data = [{"type": "scatter", "y": np.array([-1.2039728043259361, None, -5.115995809754082], dtype=object)}]
+    labels = tick_labels({}, data, "y", "y")
+    assert labels and max(len(label) for label in labels) <= 6, labels  # "-5.12", not 18 digits
+    scores = TokenLogProbs(["a", "b", "c"], np.log([0.3, 0.02, 0.5]), np.zeros(3, dtype=bool))
+    assert cumulative_logprob_figure(scores, "en").layout.margin.l < 120

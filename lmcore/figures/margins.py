@@ -94,6 +94,11 @@ def _coordinates(data: list[dict], letter: str, ref: str) -> tuple[list[str], li
         if coords is None:
             continue
         values = np.asarray(coords)
+        if values.dtype.kind == "O":  # numbers with gaps (None, e.g. a curve that reached −∞) are numbers
+            try:
+                values = values.astype(float)
+            except (TypeError, ValueError):
+                pass  # text: category labels
         if values.dtype.kind in "iuf":
             finite = values[np.isfinite(values)] if values.dtype.kind == "f" else values
             if finite.size:
