@@ -225,7 +225,7 @@ class Deck:
         In projector view every chart takes the full width (side-by-side columns are too narrow)."""
         where = st if self.projector or where is None else where
         plot(styled(fig, self.projector), where)
-        figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), where, key=f"lmlab-export-{self.page}-{name}")
+        figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), f"lmlab-export-{self.page}-{name}", where)
 
     def table(self, frame: pd.DataFrame, name: str, where=None) -> None:
         """Show a table (ui/tables.py: light, every cell text) with a CSV download named after page,
@@ -256,8 +256,8 @@ def _image(fig_json: str, fmt: str, width: int, height: int) -> bytes:
     return figure_image(pio.from_json(fig_json), fmt, width, height)
 
 
-def figure_downloads(fig, file_pattern: str, where=None, key: str = "lmlab-export") -> None:
-    """A small "Export" popover (widget key ``key``): the figure as PNG and SVG at slide size, made when
+def figure_downloads(fig, file_pattern: str, key: str, where=None) -> None:
+    """A small "Export" popover (widget key ``key``, one per chart of a page): the figure as PNG and SVG at slide size, made when
     clicked. Its buttons are drawn only while it is open: a move of a control redraws the label alone
     (two buttons fewer per chart for the browser to render)."""
     where = where or st
