@@ -1,31 +1,31 @@
 """LM Lab: the entry point. Sets the process up once, then builds the shared sidebar and the navigation
-(ui/entry.py); each page is a file in pages/.
+(ui/entry.py); each page is a file in app_pages/.
 
 Streamlit makes this script the process's ``__main__`` while it runs, and a process started with
-``spawn`` (the corpus workers, ui/corpus_worker.py) re-reads ``__main__`` as ``__mp_main__``:
+``spawn`` (the corpus workers, server/corpus_worker.py) re-reads ``__main__`` as ``__mp_main__``:
 there it must run nothing (it would start a server's warm-up, and workers of its own).
 """
 if __name__ != "__mp_main__":
     import streamlit as st
 
-    from ui import warmup
-    from ui.python_fixes import serialise_ast_parsing
-    from ui.streamlit_runs import keep_finish_of_replaced_runner
-    from ui.sessions import start_session_closer
-    from ui.corpus_use import release_memory
-    from ui.memory import limit_heap_fragmentation
+    from server import warmup
+    from server.python_fixes import serialise_ast_parsing
+    from server.streamlit_runs import keep_finish_of_replaced_runner
+    from server.sessions import start_session_closer
+    from server.corpus_use import release_memory
+    from server.memory import limit_heap_fragmentation
     from ui.entry import run_app
-    from ui.env import env_number
+    from server.env import env_number
 
     @st.cache_resource(show_spinner=False)
     def configure_process() -> None:
         """Once per server process, before any page computes: torch runs each small model on one thread
         (runs go in parallel on the job scheduler's workers instead); no run changes it later. Then the
-        warm-up (ui/warmup.py) prepares in the background what the pages need first. Before any of
-        that, ``ast.parse`` is made safe for this server's threads (ui/python_fixes.py), a run's end
-        no longer lost to a fragment's request (ui/streamlit_runs.py), and the allocator told to keep
-        fewer holes (ui/memory.py); sessions whose browser has gone are closed and their
-        memory given back (ui/sessions.py)."""
+        warm-up (server/warmup.py) prepares in the background what the pages need first. Before any of
+        that, ``ast.parse`` is made safe for this server's threads (server/python_fixes.py), a run's end
+        no longer lost to a fragment's request (server/streamlit_runs.py), and the allocator told to keep
+        fewer holes (server/memory.py); sessions whose browser has gone are closed and their
+        memory given back (server/sessions.py)."""
         import torch
 
         serialise_ast_parsing()

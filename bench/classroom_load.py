@@ -29,7 +29,7 @@ session has visited every page and closed (on a cold server that builds the Engl
 and figures: minutes; behind a load balancer it warms one replica only) and the server is at rest
 (``--rest-before`` seconds, long enough for its idle-time warm-up, then until its CPU is idle 2 s); "final" RSS
 ``--after-close`` seconds after the last student closed (the app closes a disconnected session
-after ``LMLAB_RECONNECT_SECONDS``, ui/sessions.py; Streamlit alone would keep it, and its uploaded
+after ``LMLAB_RECONNECT_SECONDS``, server/sessions.py; Streamlit alone would keep it, and its uploaded
 files for good). ``server_uploads_gone_after_close_s``: when the server's metrics
 (``/_stcore/metrics``, the upload manager's bytes; refreshed every 5 s) first showed no uploaded
 file held after the last student closed. Students act every ``--think`` 2-8 s: 40 % page
@@ -55,7 +55,7 @@ from classroom_common import (  # noqa: E402
 )
 from classroom_monitor import Monitor  # noqa: E402
 from classroom_server import local_server, uploads_gone_after  # noqa: E402
-from ui.warmup import IDLE_SECONDS  # noqa: E402
+from server.warmup import IDLE_SECONDS  # noqa: E402
 from lmcore.i18n import t  # noqa: E402
 from classroom_ws import WsStudent  # noqa: E402
 
@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> None:
 def _measure(url: str, pids: list[int], args, log: Path | None) -> None:
     asyncio.run(warm_up(url, args.pages))
     monitor = Monitor(pids) if pids else None
-    if monitor:  # "pre": the server at rest, its idle-time warm-up (ui/warmup.py: heavy imports) done
+    if monitor:  # "pre": the server at rest, its idle-time warm-up (server/warmup.py: heavy imports) done
         # --rest-before 0: no wait at all (the suite's short run: its "pre" RSS is then not at rest)
         print(f"pre_test_wait_s: {monitor.wait_at_rest(args.rest_before) if args.rest_before > 0 else 0.0:.1f}")
         monitor.mark("pre")

@@ -54,7 +54,7 @@ def measure(tree: Path, controls: dict[str, list], moves: int) -> dict:
                 at.query_params["part"] = part
             at.run()
             if stem != "home":
-                at.switch_page(f"pages/{stem}.py")
+                at.switch_page(f"app_pages/{stem}.py")
             first = fragments.run_app(at, timeout=600)
             fragments.run_app(at, timeout=600)  # warm: the browser figures below are timed warm too
             try:

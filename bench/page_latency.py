@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from latency_browser import Tab, browser_speed_ms, launch, server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ui.warmup import IDLE_SECONDS  # noqa: E402
+from server.warmup import IDLE_SECONDS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME_PATH = "welcome"  # ui/navigation.py: the default page, served at "/"

@@ -22,7 +22,7 @@ def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | No
         at.query_params[name] = value
     at.run()
     if stem != "home":
-        at.switch_page(f"pages/{stem}.py")
+        at.switch_page(f"app_pages/{stem}.py")
         at.run()
     return at
 
@@ -56,7 +56,7 @@ def errors(at: AppTest) -> list[str]:
 
 def finish_jobs(at: AppTest, timeout: float = 600) -> AppTest:
     """Let every queued training run finish (they run on the app's scheduler threads), then rerun."""
-    from ui.jobs import scheduler
+    from server.jobs import scheduler
 
     assert scheduler().wait_idle(timeout), "training runs did not finish"
     return at.run()

@@ -1,6 +1,6 @@
 """Run as a script: two threads parse Python while a third makes garbage whose finalisers run Python
 (so the collector interleaves with a parse). Prints the SystemErrors seen; with ``--serialised``
-first installs ui.python_fixes.serialise_ast_parsing. Used by tests/test_python_fixes.py."""
+first installs server.python_fixes.serialise_ast_parsing. Used by tests/test_python_fixes.py."""
 import ast
 import sys
 import threading
@@ -8,7 +8,7 @@ import time
 
 if "--serialised" in sys.argv:
     sys.path.insert(0, sys.argv[sys.argv.index("--serialised") + 1])
-    from ui.python_fixes import serialise_ast_parsing
+    from server.python_fixes import serialise_ast_parsing
 
     serialise_ast_parsing()
 

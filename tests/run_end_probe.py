@@ -1,4 +1,4 @@
-"""Probe for ui/streamlit_runs.py: does a full run's end reach the browser when a fragment's rerun
+"""Probe for server/streamlit_runs.py: does a full run's end reach the browser when a fragment's rerun
 request is handled just after the run ended?
 
 A real ``AppSession`` with real script runners runs a one-fragment script. The probe holds the
@@ -93,7 +93,7 @@ async def probe(script: Path) -> list[str]:
 def main() -> None:
     folder = Path(sys.argv[1])
     if "--fixed" in sys.argv:
-        from ui.streamlit_runs import keep_finish_of_replaced_runner
+        from server.streamlit_runs import keep_finish_of_replaced_runner
         keep_finish_of_replaced_runner()
     script = folder / "probe_app.py"
     script.write_text(SCRIPT)

@@ -69,9 +69,9 @@ def _navigate_and_check_sidebar_kept(page, lang: str) -> list[str]:
 def test_deep_link_as_first_request_runs_the_whole_app(browser):
     """The first request a fresh server sees is a deep link: the shared sidebar must be there.
 
-    Because a folder named pages/ exists, Streamlit 1.67 sends that very first run through its
-    legacy page lookup, which does not know our url paths and pops up "Page not found" over the
-    (correct) page; ui/streamlit_fixes.py closes that pop-up (an unknown address keeps it)."""
+    With a folder named pages/ beside st.navigation, Streamlit 1.67 sent that very first run through
+    its legacy page lookup, which popped up "Page not found" over the (correct) page; the pages live
+    in app_pages/, so no lookup runs (an unknown address still says "Page not found")."""
     from playwright.sync_api import expect
 
     with streamlit_server() as url:
@@ -182,9 +182,9 @@ def test_sidebar_choices_survive_navigation(reading_page, app_server):
 
 
 def test_home_imports_the_chart_code_before_any_chart_page(page, app_server):
-    """ui/preload.py: while home is read, the browser already imports Plotly's chunk (and the other
+    """server/preload.py: while home is read, the browser already imports Plotly's chunk (and the other
     pages' element code); the first chart page then loads no more Plotly code of its own."""
-    from ui.preload import chunk_files
+    from server.preload import chunk_files
 
     plotly_chunk = next(name for name in chunk_files() if name.startswith("PlotlyChart."))
     page.goto(f"{app_server}/?lang=en")

@@ -77,7 +77,7 @@ def test_no_student_sees_another_ones_upload(figures):
 
 
 def test_the_server_lets_go_of_every_upload_after_the_class(figures):
-    """Streamlit alone keeps a closed tab's session, and its uploaded files for good (ui/sessions.py)."""
+    """Streamlit alone keeps a closed tab's session, and its uploaded files for good (server/sessions.py)."""
     assert figures["server_uploads_gone_after_close_s"].replace(".", "").isdigit(), figures["server_uploads_gone_after_close_s"]
 
 

@@ -12,7 +12,7 @@ from lmcore.synthetic import synthetic_text
 from lmcore.training.config import TrainConfig
 from lmcore.training.loop import train_sentences
 from lmcore.training.registry import ModelRegistry, model_nbytes
-from ui.memory import SizedStore, TooLarge
+from server.memory import SizedStore, TooLarge
 
 SMALL = TrainConfig(embed_dim=8, hidden_size=12, steps=12, batch_size=8, eval_every=6, report_every=3)
 
@@ -151,7 +151,7 @@ def test_generator_dropout_is_reproducible_unbiased_and_off_in_eval():
 
 
 def test_a_corpus_nobody_shows_any_more_is_dropped_with_everything_made_from_it():
-    from ui.corpus_use import CorpusTracker
+    from server.corpus_use import CorpusTracker
 
     store = SizedStore(budget=1000)
     store.put(("corpus", "a"), "A", 10, tag="upload:a")

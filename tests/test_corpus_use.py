@@ -1,10 +1,10 @@
-"""ui/corpus_use.py in the app: a corpus other than a built-in default (here the English sample with
+"""server/corpus_use.py in the app: a corpus other than a built-in default (here the English sample with
 lowercasing off) is stored with everything made from it under its tags, kept while the session that
 showed it is connected, and dropped when it has ended; the built-in default and what is made from
 it stay."""
 from tests.apptest_helpers import errors, run_page, setting
-from ui.corpus_use import corpus_tracker
-from ui.models import data_store
+from server.corpus_use import corpus_tracker
+from server.models import data_store
 
 
 def tagged_keys(store, prefix: str) -> list:

@@ -1,4 +1,4 @@
-"""ui/corpus_worker.py: corpora built in a worker process are the corpora built here; errors, progress,
+"""server/corpus_worker.py: corpora built in a worker process are the corpora built here; errors, progress,
 one build per key, and a worker that dies."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from lmcore.corpus.limits import APP_LIMITS
 from lmcore.corpus.stats import overview
 from lmcore.ngram import MAX_ORDER, count_ngrams, estimate_count_bytes, largest_order_within
 from lmcore.samples import load_sample, sample_text
-from ui.corpus_worker import BuildPool
+from server.corpus_worker import BuildPool
 
 LIMIT = 1 << 30  # bytes the n-gram counts may take
 
@@ -49,7 +49,7 @@ def test_an_upload_built_in_the_worker_is_the_upload_built_here(pool):
 
 @pytest.mark.parametrize("fits", ["every order", "orders 1-2", "no order"])
 def test_the_worker_brings_the_counts_and_statistics_this_process_would_make(pool, fits):
-    """Counts of the highest order whose counting fits the limit (as ui/models.py's count_order
+    """Counts of the highest order whose counting fits the limit (as server/models.py's count_order
     picks here), none when no order fits, and the Corpus page's statistics."""
     data = sample_text("english")[:12_000].encode()
     here = build_corpus(data, "small.txt", CorpusSettings(), limits=APP_LIMITS)
@@ -170,7 +170,7 @@ def test_a_worker_leaves_when_its_server_is_killed(tmp_path):
     script.write_text(
         "import os, sys\n"
         f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
-        "from ui.corpus_worker import BuildPool\n"
+        "from server.corpus_worker import BuildPool\n"
         "if __name__ == '__main__':\n"
         "    pool = BuildPool(1)\n"
         "    print(pool._executor.submit(os.getpid).result(timeout=120), flush=True)\n"
@@ -209,18 +209,18 @@ def test_an_upload_is_counted_and_described_in_the_worker_not_in_the_server(monk
     """The server process keeps what the worker sent: opening the n-gram and Corpus pages on a fresh
     upload counts no n-gram and computes no statistics here (that was ~2 s of a 5 MB upload on the
     GIL every student's page waits on)."""
-    import ui.models
+    import server.models
     from tests.apptest_helpers import errors, run_page
 
     here = []
-    monkeypatch.setattr(ui.models, "count_ngrams", lambda *a: here.append("counts"))
-    monkeypatch.setattr(ui.models, "overview", lambda *a: here.append("statistics"))
+    monkeypatch.setattr(server.models, "count_ngrams", lambda *a: here.append("counts"))
+    monkeypatch.setattr(server.models, "overview", lambda *a: here.append("statistics"))
     text = " ".join(f"Worker {a} text {b} number {c}." for a in range(7) for b in range(6) for c in range(5))
     at = run_page("home", "en")
     at.sidebar.get("file_uploader")[0].set_value(("worker-made.txt", text.encode(), "text/plain"))
     at.run()
     for stem in ("ngram", "corpus"):
-        at.switch_page(f"pages/{stem}.py").run()
+        at.switch_page(f"app_pages/{stem}.py").run()
         assert errors(at) == [], stem
     assert at.session_state["source"] == "upload" and here == []
 
@@ -241,7 +241,7 @@ def test_small_texts_are_built_while_a_large_upload_keeps_its_workers_busy(tmp_p
     lane each: a student who changes a tokenizer does not wait for another student's 5 MB upload.
     The large upload here lasts until the small texts are built (in one lane they would wait for it:
     it then gives up after 180 s and this fails)."""
-    import ui.corpus_worker as corpus_worker
+    import server.corpus_worker as corpus_worker
 
     monkeypatch.setattr(corpus_worker, "_pools", {})
     release = tmp_path / "release"

@@ -1,11 +1,11 @@
-"""ui/env.py: every LMLAB_* number the server reads falls back to its default on a bad value and
+"""server/env.py: every LMLAB_* number the server reads falls back to its default on a bad value and
 respects its minimum (a bad value must never stop the server from starting)."""
 import pytest
 
-from ui.corpus_worker import worker_count
-from ui.env import env_number
-from ui.jobs import time_cap, training_slots
-from ui.sessions import reconnect_seconds
+from server.corpus_worker import worker_count
+from server.env import env_number
+from server.jobs import time_cap, training_slots
+from server.sessions import reconnect_seconds
 
 
 @pytest.mark.parametrize(("raw", "expected"), [

@@ -1,4 +1,4 @@
-"""ui/memory.py's freeze_long_lived: what is alive when it runs is out of later collections' sight, a
+"""server/memory.py's freeze_long_lived: what is alive when it runs is out of later collections' sight, a
 cycle among those objects is still collected by its next call, and only a real server freezes (the
 test process's own collector is left alone). Each freeze runs in a subprocess: a frozen pytest
 process would keep the cycles of every test after it."""
@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = """
 import gc, sys, weakref
 sys.path.insert(0, {root!r})
-from ui.memory import freeze_long_lived
+from server.memory import freeze_long_lived
 
 class Node:
     pass
@@ -44,9 +44,9 @@ def test_frozen_objects_are_hidden_and_their_cycles_collected_at_the_next_call()
 
 
 def test_outside_a_server_neither_the_warm_up_nor_release_memory_freezes():
-    from ui import warmup
-    from ui.corpus_use import release_memory
-    from ui.sessions import connected_sessions
+    from server import warmup
+    from server.corpus_use import release_memory
+    from server.sessions import connected_sessions
 
     assert connected_sessions() is None
     before = gc.get_freeze_count()

@@ -34,7 +34,7 @@ def test_a_link_with_bad_values_for_every_parameter_opens_the_page_with_defaults
     at = run_page("home", "en", query=BAD_LINK)
     assert any("sents" in toast.value for toast in at.toast)  # the fallback is said, not silent
     if stem != "home":
-        at.switch_page(f"pages/{stem}.py").run()
+        at.switch_page(f"app_pages/{stem}.py").run()
     assert errors(at) == []
     assert at.session_state["lang"] == "en" and at.session_state["source"] == "synthetic"
     assert len(at.session_state["corpus"].sentences) == DEFAULT_SYNTHETIC_SENTENCES  # sents=7: not a slider value
@@ -48,7 +48,7 @@ def test_hostile_and_tiny_uploads_give_messages_not_tracebacks(stem, upload):
     at.sidebar.get("file_uploader")[0].set_value((name, data, "text/plain"))
     at.run()
     if stem != "home":
-        at.switch_page(f"pages/{stem}.py").run()
+        at.switch_page(f"app_pages/{stem}.py").run()
     assert errors(at) == []
     shown = [el.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "title", "header",
                                    "subheader") for el in at.get(kind) if isinstance(getattr(el, "value", None), str)]
@@ -122,7 +122,7 @@ def test_md_text_breaks_latex_emoji_and_colour_directives():
 @pytest.mark.parametrize("stem", ["ngram", "chain_rule", "corpus"])
 def test_a_tiny_memory_budget_gives_messages_and_is_never_exceeded(stem, monkeypatch):
     from lmcore.i18n import catalogue
-    from ui.models import data_store, model_registry
+    from server.models import data_store, model_registry
 
     monkeypatch.setenv("LMLAB_MEMORY_MB", "3")
     data_store.clear()

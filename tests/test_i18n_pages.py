@@ -44,7 +44,7 @@ def test_no_string_or_page_relies_on_an_emoji_font():
     for key in ("seq2seq.match_line", "seq2seq.mismatch_line"):  # the ✓/✗ of the seq2seq page, as icons
         assert all(":material/" in s for s in catalogue()[key])
     root = Path(__file__).resolve().parents[1]
-    files = [*root.glob("pages/*.py"), *root.glob("lmcore/**/*.py"), *root.glob("ui/*.py"), root / "app.py"]
+    files = [*root.glob("app_pages/*.py"), *root.glob("lmcore/**/*.py"), *root.glob("ui/*.py"), root / "app.py"]
     with_emoji = {str(f.relative_to(root)) for f in files if EMOJI.search(f.read_text(encoding="utf-8"))}
     assert with_emoji == set()
 
@@ -63,7 +63,7 @@ def _expected_example(sentences):
 @pytest.mark.parametrize("source", ["chinese", "english"])
 def test_ngram_page_in_chinese_speaks_chinese_and_uses_the_corpus_example(source):
     at = run_page("ngram", "zh", query={"n": "3"})
-    at.session_state["ngram_formula_open"] = True  # kept open in every tab (pages/ngram.py's KEPT)
+    at.session_state["ngram_formula_open"] = True  # kept open in every tab (app_pages/ngram.py's KEPT)
     at.sidebar.radio(key=setting(at, "source")).set_value(source).run()
     assert errors(at) == []
     latex, headers, captions = [], [], []

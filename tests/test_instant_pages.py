@@ -4,7 +4,7 @@ model from a background run, never from the page's own script run.
 
 Training steps are counted where they happen: torch.optim's process-wide step hook sees every
 optimizer step of any training loop, and the thread it runs on tells a script run from a job of the
-scheduler (threads "lmlab-job-*"); the warm-up's single step (ui/warmup.py), taken whenever the
+scheduler (threads "lmlab-job-*"); the warm-up's single step (server/warmup.py), taken whenever the
 process has been idle for a while (e.g. while a test waits for a job), is told apart too. The
 training entry points are counted too, by name.
 """
@@ -29,7 +29,7 @@ def training_steps(monkeypatch):
     """Counts optimizer steps by thread kind ("script" or "job") and calls of the training functions."""
     import lmcore.seq2seq.training as seq2seq_training
     import lmcore.training.loop as loop
-    import ui.training
+    import server.training
 
     steps: Counter = Counter()
 
@@ -42,8 +42,8 @@ def training_steps(monkeypatch):
             return fn(*args, **kwargs)
         return wrapper
 
-    for module, attr in [(loop, "train_sentences"), (ui.training, "train_sentences"),
-                         (seq2seq_training, "train"), (ui.training, "train_seq2seq")]:
+    for module, attr in [(loop, "train_sentences"), (server.training, "train_sentences"),
+                         (seq2seq_training, "train"), (server.training, "train_seq2seq")]:
         monkeypatch.setattr(module, attr, counted(f"{module.__name__}.{attr}", getattr(module, attr)))
     handle = register_optimizer_step_pre_hook(on_step)
     try:
@@ -53,7 +53,7 @@ def training_steps(monkeypatch):
 
 
 def thread_kind(name: str) -> str:
-    """"job" (the scheduler's threads), "warm-up" (ui/warmup.py's one Adam step on a throw-away
+    """"job" (the scheduler's threads), "warm-up" (server/warmup.py's one Adam step on a throw-away
     tensor, taken once the process has been idle a while: it trains nothing) or "script"."""
     if name.startswith("lmlab-job"):
         return "job"
@@ -61,7 +61,7 @@ def thread_kind(name: str) -> str:
 
 
 def _idle() -> None:
-    from ui.jobs import scheduler
+    from server.jobs import scheduler
 
     assert scheduler().wait_idle(600), "training runs of an earlier test did not finish"
 
@@ -82,7 +82,7 @@ def test_no_page_trains_when_it_first_opens_on_a_built_in_corpus(monkeypatch, co
     with training_steps(monkeypatch) as steps:
         at = run_page("home", "en", query={"corpus": corpus})
         for stem in MY_PAGES[1:]:
-            at.switch_page(f"pages/{stem}.py")
+            at.switch_page(f"app_pages/{stem}.py")
             at.run()
             assert not errors(at), (stem, errors(at))
             assert_nothing_to_fetch(at, stem)
@@ -95,7 +95,7 @@ def test_no_page_trains_when_it_first_opens_on_a_built_in_corpus(monkeypatch, co
 def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeypatch):
     """The check above can fail: on a synthetic corpus of another size (no shipped model) the LSTM
     page queues the default model, and its steps run on a scheduler thread, not in the script run."""
-    from ui.jobs import scheduler
+    from server.jobs import scheduler
 
     _idle()
     with training_steps(monkeypatch) as steps:
@@ -104,7 +104,7 @@ def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeyp
         assert steps["script"] == 0
         assert scheduler().wait_idle(600)
     assert steps["job"] > 0 and steps["script"] == 0
-    assert steps["ui.training.train_sentences"] == 1  # the default LSTM, once
+    assert steps["server.training.train_sentences"] == 1  # the default LSTM, once
     at.run()
     assert not errors(at) and at.get("plotly_chart")  # the model's sections are filled in
 
@@ -112,8 +112,8 @@ def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeyp
 @pytest.mark.parametrize("stem, part", [("rnn_bptt", "step"), ("gradients", "connectivity")])
 def test_the_runs_a_page_starts_on_its_own_are_marked_automatic(stem, part):
     """Runs a page queues by itself (no click) are ``automatic``: a click replaces them, and they
-    are stopped when the browser leaves (ui/jobs.py); a run the student asked for is never."""
-    from ui.jobs import scheduler
+    are stopped when the browser leaves (server/jobs.py); a run the student asked for is never."""
+    from server.jobs import scheduler
 
     _idle()
     at = run_page(stem, "en", query={"corpus": "synthetic", "sents": "400", "part": part})  # a part that needs a model

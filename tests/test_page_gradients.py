@@ -110,7 +110,7 @@ SECTIONS = {  # a control of each fragment → its part (tab), the new value and
 
 def test_each_section_reruns_alone():
     at = run_page("home", "en", query={"corpus": "synthetic"})
-    at.switch_page("pages/gradients.py")
+    at.switch_page("app_pages/gradients.py")
     with sent_messages() as full:
         at.run()
     assert len(elements(full, "plotly_chart")) == 1  # the first part's (tab's) chart only
@@ -135,7 +135,7 @@ def test_tiny_uploads_give_messages_not_widget_errors(text):
     at = run_page("home", "en")
     at.sidebar.get("file_uploader")[0].set_value(("tiny.txt", text.encode(), "text/plain"))
     at.run()
-    at.switch_page("pages/gradients.py").run()
+    at.switch_page("app_pages/gradients.py").run()
     for _ in each_part(at, "gradients"):  # the parts that need models ask for their background runs
         assert errors(at) == []
     finish_jobs(at)  # the background runs an upload needs (the page itself trains nothing)

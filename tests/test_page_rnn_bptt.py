@@ -115,7 +115,7 @@ def _title(spec: str) -> str:
 
 def test_a_slider_reruns_only_its_section():
     at = run_page("home", "en", query={"corpus": "synthetic"})
-    at.switch_page("pages/rnn_bptt.py")
+    at.switch_page("app_pages/rnn_bptt.py")
     with sent_messages() as full:
         at.run()
     assert fragment_of(full, "rnn_sentence") == ""  # the sentence changes everything: a full rerun
@@ -133,7 +133,7 @@ def test_tiny_uploads_give_messages_not_widget_errors(text):
     at = run_page("home", "en")
     at.sidebar.get("file_uploader")[0].set_value(("tiny.txt", text.encode(), "text/plain"))
     at.run()
-    at.switch_page("pages/rnn_bptt.py").run()
+    at.switch_page("app_pages/rnn_bptt.py").run()
     assert errors(at) == []
     corpus = at.session_state["corpus"]
     candidates = [s for s in corpus.mapped("test") if 3 <= len(s) <= 30]

@@ -20,7 +20,7 @@ def test_page_runs_with_the_shared_sidebar(stem, lang):
 def test_switching_pages_keeps_the_sidebar_choices():
     at = run_page("corpus", "zh")
     at.sidebar.radio(key=setting(at, "source")).set_value("synthetic").run()
-    at.switch_page("pages/home.py").run()
+    at.switch_page("app_pages/home.py").run()
     assert at.sidebar.radio(key=setting(at, "source")).value == "synthetic"
     assert at.session_state["corpus"].true_entropy is not None
     assert errors(at) == []
@@ -46,7 +46,7 @@ def test_uploaded_gbk_text_becomes_the_corpus_and_survives_page_changes():
     corpus = at.session_state["corpus"]
     assert corpus.name == "gbk.txt" and corpus.language == "zh" and corpus.encoding == "gb18030"
     assert at.sidebar.selectbox(key=setting(at, "tokenizer")).value == "jieba"
-    at.switch_page("pages/home.py").run()
+    at.switch_page("app_pages/home.py").run()
     assert at.session_state["corpus"].name == "gbk.txt"
 
 
@@ -85,7 +85,7 @@ def test_page_survives_a_two_word_corpus(stem):
     _upload(at, "tiny.txt", b"Hello.\nHello.\n")
     assert at.session_state["corpus"].name == "tiny.txt"
     if stem != "home":
-        at.switch_page(f"pages/{stem}.py").run()
+        at.switch_page(f"app_pages/{stem}.py").run()
     assert errors(at) == []
 
 

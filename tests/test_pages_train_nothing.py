@@ -9,7 +9,7 @@ from lmcore.samples import SAMPLES
 from lmcore.training.steps import total_steps
 from tests.apptest_helpers import each_part, errors, finish_jobs, run_page, show_part
 from tests.test_instant_pages import assert_nothing_to_fetch
-from ui.jobs import scheduler
+from server.jobs import scheduler
 
 CHARTS = {"rnn_bptt": 5, "gradients": 9}  # everything each page draws, over all its parts (tabs)
 
@@ -44,7 +44,7 @@ def test_an_upload_shows_the_cheap_parts_at_once_and_the_rest_when_its_jobs_fini
     at.sidebar.get("file_uploader")[0].set_value(("mine.txt", text.encode(), "text/plain"))
     at.run()
     before = total_steps()
-    at.switch_page("pages/gradients.py").run()
+    at.switch_page("app_pages/gradients.py").run()
     assert errors(at) == [] and len(at.get("plotly_chart")) == 1  # the first part: curves of random cells
     assert "owner_id" not in at.session_state  # nothing asked for a model yet (no job, ever, in this session)
     show_part(at, "gradients", "connectivity")  # needs the trained RNN and LSTM: one background run
@@ -59,6 +59,6 @@ def test_an_upload_shows_the_cheap_parts_at_once_and_the_rest_when_its_jobs_fini
     finish_jobs(at)
     assert errors(at) == [] and sum(charts_per_part(at, "gradients").values()) == 9
     assert total_steps() > before  # the jobs trained (in the scheduler's threads)
-    at.switch_page("pages/rnn_bptt.py").run()  # the RNN trained for the gradients page serves this page too
+    at.switch_page("app_pages/rnn_bptt.py").run()  # the RNN trained for the gradients page serves this page too
     assert errors(at) == [] and sum(charts_per_part(at, "rnn_bptt").values()) == 5
     assert [job.kind for job in scheduler().jobs_of(at.session_state["owner_id"])].count("rnn") == 1

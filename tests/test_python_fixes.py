@@ -1,4 +1,4 @@
-"""ui/python_fixes.py: ``ast.parse`` serialised on the CPython versions where concurrent parses race
+"""server/python_fixes.py: ``ast.parse`` serialised on the CPython versions where concurrent parses race
 (gh-106905): the race probe (tests/ast_race_probe.py) sees no SystemError with the fix, and the app
 installs the fix once at start-up. (Without the fix, the probe printed one SystemError in each of five
 1.5 s runs on this machine's 3.11.7.)"""
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.apptest_helpers import run_page
-from ui.python_fixes import has_ast_parse_race
+from server.python_fixes import has_ast_parse_race
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +37,7 @@ def test_the_app_serialises_parsing_once_at_start_up():
     run_page("home")
     assert getattr(ast.parse, "_lmlab_serialised", False)
     wrapped = ast.parse
-    from ui.python_fixes import serialise_ast_parsing
+    from server.python_fixes import serialise_ast_parsing
 
     serialise_ast_parsing()
     assert ast.parse is wrapped  # idempotent: not wrapped twice

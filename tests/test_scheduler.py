@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from ui.scheduler import CANCELLED, DONE, FAILED, QUEUED, RUNNING, Scheduler, SchedulerBusy
+from server.scheduler import CANCELLED, DONE, FAILED, QUEUED, RUNNING, Scheduler, SchedulerBusy
 
 
 def blocker(started: list, release: threading.Event, name: str):
@@ -151,7 +151,7 @@ def test_the_automatic_runs_of_a_browser_that_left_are_stopped_and_its_own_runs_
 def test_a_key_is_unused_only_after_its_sessions_were_gone_for_the_grace_time():
     """A browser (owner) has left once none of its sessions was connected for the grace time; it is
     reported once, and touching it again starts over."""
-    from ui.sessions import SessionUse
+    from server.sessions import SessionUse
 
     people, active = SessionUse(grace=10.0), {"s1", "s2"}
     people.touch("s1", "alice")

@@ -1,6 +1,6 @@
-"""ui/sessions.py's closer: which disconnected sessions are due (the rest is checked against a real
+"""server/sessions.py's closer: which disconnected sessions are due (the rest is checked against a real
 server in tests/test_classroom_load.py: no uploaded file is left after the class)."""
-from ui.sessions import DisconnectedSince
+from server.sessions import DisconnectedSince
 
 
 def test_a_session_is_due_once_it_has_been_disconnected_for_the_grace_time():

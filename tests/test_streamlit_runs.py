@@ -1,4 +1,4 @@
-"""ui/streamlit_runs.py: a full run's elements and end reach the browser when a fragment's rerun
+"""server/streamlit_runs.py: a full run's elements and end reach the browser when a fragment's rerun
 request is handled just after the run ended (tests/run_end_probe.py makes that moment happen every
 time on a real AppSession). Without the work-around Streamlit 1.67 drops them: that case is kept as a
 test, so a Streamlit that fixes it shows the work-around can go."""

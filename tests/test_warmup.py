@@ -1,4 +1,4 @@
-"""ui/warmup.py: the background warm-up of a fresh server gives way to script runs and fills the
+"""server/warmup.py: the background warm-up of a fresh server gives way to script runs and fills the
 shared stores the pages read for the built-in samples."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lmcore.samples import default_settings, load_sample
-from ui import warmup
+from server import warmup
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,8 +60,8 @@ def test_a_failing_run_still_lets_the_warm_up_go_on(monkeypatch):
 @pytest.mark.parametrize("name", ["english", "chinese", "synthetic"])
 def test_the_warm_up_stores_each_sample_s_corpus_counts_and_shipped_models(name):
     from lmcore.samples import SAMPLES
-    from ui.models import data_store, model_registry, shared_counts
-    from ui.recurrent_models import LSTM, RNN
+    from server.models import data_store, model_registry, shared_counts
+    from server.recurrent_models import LSTM, RNN
     from ui.sidebar import corpus_key
 
     assert {"english", *warmup.SAMPLES_LATER} == set(SAMPLES)  # every sample is warmed
@@ -104,7 +104,7 @@ def test_after_the_warm_up_no_figure_builder_imports_a_plotly_module():
     In a fresh interpreter: this process has imported them all already."""
     script = (
         "import sys\n"
-        "from ui import warmup\n"
+        "from server import warmup\n"
         "from tests.figure_cases import cases\n"
         "warmup._plotly_validators()\n"
         "before = set(sys.modules)\n"

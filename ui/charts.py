@@ -7,7 +7,7 @@ most students look at the same corpus with the same settings, so a figure is mad
 
 A cached figure is shared read-only: ``st.plotly_chart`` copies it (``to_dict``) and no page changes
 a figure after building it. Entries go after an hour unused, at 256 entries, or when the server has
-no session left (:func:`forget_figures`, from ui/corpus_use.py's ``release_memory``).
+no session left (:func:`forget_figures`, from server/corpus_use.py's ``release_memory``).
 
 Every chart is shown with :func:`plot`: drawn once in the browser, in Streamlit's look (:func:`spec`).
 """

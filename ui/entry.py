@@ -5,10 +5,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ui import warmup
+from server import warmup
 from ui.navigation import PAGES
 from ui.sidebar import render_sidebar
-from ui.streamlit_fixes import close_spurious_page_not_found
 from ui.state import tr
 
 
@@ -18,10 +17,9 @@ def run_app(configure_process: Callable[[], None]) -> None:
     with warmup.script_run():  # the background warm-up gives way while a page runs
         configure_process()
         st.set_page_config(page_title="LM Lab", page_icon=":material/translate:", layout="wide")
-        close_spurious_page_not_found()
         render_sidebar()
         sections: dict[str, list] = {}
         for stem, url_path, section in PAGES:
-            page = st.Page(f"pages/{stem}.py", title=tr(f"nav.{stem}"), url_path=url_path, default=stem == "home")
+            page = st.Page(f"app_pages/{stem}.py", title=tr(f"nav.{stem}"), url_path=url_path, default=stem == "home")
             sections.setdefault(tr(f"nav.section.{section}"), []).append(page)
         st.navigation(sections).run()

@@ -1,8 +1,7 @@
-"""The page map: (file stem in pages/, URL path, navigation section). No streamlit import, so tests read it.
+"""The page map: (file stem in app_pages/, URL path, navigation section). No streamlit import, so tests read it.
 
-Every URL path differs from its file's stem: with a folder named pages/ beside st.navigation, a
-deep link equal to a stem would run that file alone, without app.py's sidebar (Streamlit 1.67).
-"""
+The folder is not called ``pages/``: beside ``st.navigation`` that name switches on Streamlit's legacy
+page lookup (a deep link equal to a stem would run that file alone, without app.py's sidebar)."""
 
 PAGES: list[tuple[str, str, str]] = [
     ("home", "welcome", "basics"),

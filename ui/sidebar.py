@@ -13,12 +13,12 @@ from lmcore.corpus.bytes_to_text import decode_bytes
 from lmcore.corpus.limits import APP_LIMITS
 from lmcore.i18n import LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
-from ui.corpus_worker import build_sample, build_upload
-from ui.memory import TooLarge, deep_list_nbytes
-from ui.models import corpus_tag, data_store, keep_built
-from ui.corpus_use import track_corpus
+from server.corpus_worker import build_sample, build_upload
+from server.memory import TooLarge, deep_list_nbytes
+from server.models import corpus_tag, data_store, keep_built
+from server.corpus_use import track_corpus
 from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
-from ui.streamlit_fixes import uploader_texts_css
+from server.streamlit_fixes import uploader_texts_css
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 SYNTHETIC_SIZES = range(200, 20001, 200)

@@ -33,7 +33,7 @@ from lmcore.teaching.projector import projector_figure
 from lmcore.teaching.question import CHOICE, fmt
 from lmcore.teaching.sheet import md_escape
 from ui.charts import plot
-from ui.models import ngram_counts
+from server.models import ngram_counts
 from ui.tables import text_table
 from ui.teaching_share import share_view, sheet_download
 from ui.state import corpus_label, current_corpus, lang, query_param, set_query_params, tr

@@ -1,5 +1,5 @@
 """The trained recurrent models and clipping-lab logs the RNN and gradients pages read — shipped for
-the built-in corpora, trained in the background (``ui.jobs``) for anything else, never in a script run.
+the built-in corpora, trained in the background (``server.jobs``) for anything else, never in a script run.
 
 ``trained_models`` returns what is ready (this browser's models, else the shipped ones) and, for what
 is missing, submits one background run the first time (later the page offers a button instead, so a
@@ -23,11 +23,11 @@ from lmcore.training.config import TrainConfig, enough_to_train
 from lmcore.training.loop import untrained_lm
 from lmcore.training.neural_lm import NeuralLM
 from lmcore.training.registry import model_nbytes
-from ui.jobs import job_status, my_jobs, submit
-from ui.models import corpus_tag, data_store, session_models
-from ui.scheduler import Job, JobContext
+from server.jobs import job_status, my_jobs, submit
+from server.models import corpus_tag, data_store, session_models
+from server.scheduler import Job, JobContext
 from ui.state import tr
-from ui.training import start_lm_training
+from server.training import start_lm_training
 
 RNN = TrainConfig(cell="rnn")  # the RNN the LSTM page trains and compares (shipped for the samples)
 LSTM = TrainConfig()

@@ -15,9 +15,9 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from ui.env import env_number
-from ui.scheduler import DONE, FAILED, QUEUED, Job, JobContext, Scheduler, SchedulerBusy
-from ui.sessions import SessionUse, start_sweeper
+from server.env import env_number
+from server.scheduler import DONE, FAILED, QUEUED, Job, JobContext, Scheduler, SchedulerBusy
+from server.sessions import SessionUse, start_sweeper
 from ui.state import tr
 
 XSRF_COOKIE = "_streamlit_xsrf"
@@ -118,7 +118,7 @@ def job_status(kind: str, describe: Callable[[Job], str] | None = None) -> Job |
 # Every poll is a request and a script run per student: a class of 30 waiting for runs sent more
 # polls than anything else (1 s each, one per job kind), and a poll arriving just as the previous
 # run ends makes Streamlit 1.67 start a new script runner and drop that run's last messages (now
-# kept: ui/streamlit_runs.py).
+# kept: server/streamlit_runs.py).
 QUEUED_POLL_SECONDS, RUNNING_POLL_SECONDS = 4.0, 2.0
 
 

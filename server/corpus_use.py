@@ -2,7 +2,7 @@
 a session that showed them is connected.
 
 An upload, or a sample with other settings (another tokenizer, say), is stored with everything made
-from it under its tags (ui/models.py's ``corpus_tag``). Every script run records which tags its
+from it under its tags (server/models.py's ``corpus_tag``). Every script run records which tags its
 session shows (none for a built-in default: those stay, warm, for the next visitor). A session
 keeps the corpora it showed while it is connected (a student who goes back to a setting finds it
 built; the memory budget still evicts the least recently used). A janitor thread looks every few
@@ -22,10 +22,10 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from lmcore.ngram.memory import release_freed_memory
 from ui.charts import forget_figures
-from ui.corpus_worker import recycle_idle_workers
-from ui.memory import SizedStore, freeze_long_lived
-from ui.models import data_store
-from ui.sessions import SessionUse, connected_sessions, start_sweeper
+from server.corpus_worker import recycle_idle_workers
+from server.memory import SizedStore, freeze_long_lived
+from server.models import data_store
+from server.sessions import SessionUse, connected_sessions, start_sweeper
 
 
 class CorpusTracker:
@@ -54,7 +54,7 @@ class CorpusTracker:
 def release_memory() -> None:
     """When no session is connected (a class has left): replace corpus workers that built an upload by
     fresh ones, drop the shared figures (ui/charts.py), collect garbage and hide what is left from later
-    collections (``ui.memory.freeze_long_lived``; outside a real server, AppTest, only collect), and
+    collections (``server.memory.freeze_long_lived``; outside a real server, AppTest, only collect), and
     return free heap pages to the OS (glibc), so RSS falls. Not while anyone is connected: a full
     collection holds the GIL for most of a second here, and every student's page would wait for it."""
     connected = connected_sessions()

@@ -1,7 +1,7 @@
 """What a fresh server process prepares in the background while its first visitor reads the home page.
 
 Started once per process (app.py's ``configure_process``), on one daemon thread:
-0. the corpus worker processes (ui/corpus_worker.py), which start in parallel;
+0. the corpus worker processes (server/corpus_worker.py), which start in parallel;
 1. the modules the pages import (pandas alone takes about a second; segno, the teaching questions,
    pandas' table styler and PIL, which tables and images need, every ``lmcore`` module);
 2. Plotly's validators: the first figure of each trace kind costs ~0.15 s of validator loading; with
@@ -19,7 +19,7 @@ Started once per process (app.py's ``configure_process``), on one daemon thread:
    the first Chinese student of a class, pays them otherwise;
 5. the Chinese and synthetic samples with their counts and shipped models, each when the server is idle;
 6. once the server is idle again, everything made so far is hidden from the garbage collector
-   (``ui.memory.freeze_long_lived``): a full collection then visits only what sessions made since.
+   (``server.memory.freeze_long_lived``): a full collection then visits only what sessions made since.
 It gives way to the pages: before each module and each step it waits (up to a few seconds) until no
 script run is going on (app.py runs inside :func:`script_run`) and none ended in the last
 ``AFTER_RUN_SECONDS`` (the browser draws the page then, on the same few cores), so a visitor who
@@ -153,8 +153,8 @@ def _sample_defaults(name: str) -> None:
     """A built-in sample at its default settings, its n-gram counts and its shipped recurrent models,
     in the shared stores under the sidebar's key (kept for everyone, never dropped)."""
     from lmcore.samples import default_settings, load_sample
-    from ui.models import data_store, model_registry, shared_counts
-    from ui.recurrent_models import LSTM, RNN
+    from server.models import data_store, model_registry, shared_counts
+    from server.recurrent_models import LSTM, RNN
     from ui.sidebar import corpus_key, corpus_nbytes
 
     settings = default_settings(name)
@@ -180,8 +180,8 @@ def _other_samples() -> None:
 
 
 def _freeze_long_lived() -> None:
-    from ui.memory import freeze_long_lived
-    from ui.sessions import connected_sessions
+    from server.memory import freeze_long_lived
+    from server.sessions import connected_sessions
 
     _give_way(heavy=True)
     if connected_sessions() is not None:  # a real server; a test process (AppTest) keeps its collector as it is
@@ -189,7 +189,7 @@ def _freeze_long_lived() -> None:
 
 
 def _start_corpus_workers() -> None:
-    from ui.corpus_worker import start_all_workers
+    from server.corpus_worker import start_all_workers
 
     start_all_workers()
 

@@ -19,8 +19,8 @@ from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factoris
 from lmcore.seq2seq.tasks import MAX_SOURCE_LEN, TASKS, parse_source, sample_pairs, target_of
 from lmcore.seq2seq.training import Seq2SeqRecipe
 from lmcore.seq2seq.vocab import EOS_ID, decode
-from ui.jobs import job_status, owner_id
-from ui.training import seq2seq_store, start_seq2seq_training
+from server.jobs import job_status, owner_id
+from server.training import seq2seq_store, start_seq2seq_training
 from ui.sections import show_parts
 from ui.charts import chart, plot
 from ui.state import labeller, lang, query_param, set_query_params, tr

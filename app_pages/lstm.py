@@ -20,9 +20,9 @@ from lmcore.training.config import CELLS, LEVELS, TrainConfig
 from lmcore.training.counterfactual import changed_units, counterfactual, suggest_edit
 from lmcore.training.gradient_path import lstm_gradient_path, rnn_jacobian_norms
 from lmcore.training.lstm_trace import SIGNALS, trace_passage, unit_order
-from ui.jobs import active_job, job_status
-from ui.models import session_models
-from ui.training import start_default_training, start_lm_training
+from server.jobs import active_job, job_status
+from server.models import session_models
+from server.training import start_default_training, start_lm_training
 from ui.sections import show_parts
 from ui.charts import keyed_figure, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr

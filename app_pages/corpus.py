@@ -3,7 +3,7 @@ import pandas as pd
 import streamlit as st
 
 from lmcore.figures.corpus import heaps_figure, length_histogram, zipf_figure
-from ui.models import corpus_statistics
+from server.models import corpus_statistics
 from ui.sections import show_parts
 from ui.charts import chart, plot
 from ui.state import current_corpus, lang, query_param, set_query_params, tr

@@ -17,7 +17,7 @@ from lmcore.ngram.compare import NextWordTable, frequent_contexts, next_word_tab
 from lmcore.ngram.explain import kn_terms
 from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui import teaching
-from ui.models import ngram_counts, ngram_model
+from server.models import ngram_counts, ngram_model
 from ui.sections import show_parts
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr

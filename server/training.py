@@ -1,8 +1,8 @@
 """Training runs started from a page: queued on the process-wide scheduler, results to their owner.
 
 A page never trains in its own script run: it calls one of these, which submits a job and returns
-at once; ``ui.jobs.job_status`` shows the queue and the progress; the finished model goes into the
-owner's store (``ui.models.session_models``) even if the page was left or reloaded meanwhile.
+at once; ``server.jobs.job_status`` shows the queue and the progress; the finished model goes into the
+owner's store (``server.models.session_models``) even if the page was left or reloaded meanwhile.
 """
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from lmcore.seq2seq.training import train as train_seq2seq
 from lmcore.training.config import TrainConfig
 from lmcore.training.loop import train_sentences
 from lmcore.training.progress import Progress
-from ui.jobs import owner_id, submit
-from ui.memory import SizedStore
-from ui.models import data_store, model_registry
-from ui.scheduler import Job, JobContext
+from server.jobs import owner_id, submit
+from server.memory import SizedStore
+from server.models import data_store, model_registry
+from server.scheduler import Job, JobContext
 
 SECONDS_PER_STEP = 0.03  # an LSTM step of the default size on one thread, measured with some margin
 

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from ui.navigation import PAGES
-from ui.preload import preload_page_code
+from server.preload import preload_page_code
 from ui.state import corpus_label, current_corpus, tr
 
 corpus = current_corpus()
@@ -14,7 +14,7 @@ st.info(tr("home.current", name=corpus_label(corpus), summary=tr("sidebar.summar
 st.subheader(tr("home.map"))
 for stem, _, _ in PAGES[1:]:
     left, right = st.columns([1, 2], vertical_alignment="center")  # room for the longest page name at 1280 px
-    left.page_link(f"pages/{stem}.py", label=tr(f"nav.{stem}"))
+    left.page_link(f"app_pages/{stem}.py", label=tr(f"nav.{stem}"))
     right.markdown(tr(f"home.map.{stem}"))
 
 st.subheader(tr("home.upload"))

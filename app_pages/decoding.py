@@ -12,7 +12,7 @@ from lmcore.seq2seq.pretrained import DEFAULT_TASK, pretrained, shipped_models
 from lmcore.seq2seq.scoring import decoder_scorer
 from lmcore.seq2seq.tasks import parse_source, target_of
 from lmcore.training.config import TrainConfig
-from ui.models import ngram_model, session_models
+from server.models import ngram_model, session_models
 from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 from ui.tables import text_table

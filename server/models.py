@@ -1,4 +1,4 @@
-"""Models and data kept for the pages, within the server's memory budget (see ui/memory.py).
+"""Models and data kept for the pages, within the server's memory budget (see server/memory.py).
 
 - n-gram counts of a corpus, computed once (up to the highest order that fits the budget) and
   shared by every page and every session that has the same corpus; every n-gram model of any
@@ -16,8 +16,8 @@ from lmcore.corpus import Corpus
 from lmcore.corpus.stats import overview
 from lmcore.ngram import NgramCounts, NgramModel, count_ngrams
 from lmcore.training.registry import ModelRegistry, OwnerModels
-from ui.jobs import owner_id
-from ui.memory import SizedStore, TooLarge, budget_bytes
+from server.jobs import owner_id
+from server.memory import SizedStore, TooLarge, budget_bytes
 from ui.state import tr
 
 MODEL_SHARE = 0.2  # of the memory budget, for trained models; the rest for corpora and counts
@@ -37,7 +37,7 @@ def model_registry() -> ModelRegistry:
 
 def corpus_tag(corpus: Corpus) -> str:
     """What every stored item made from this corpus (its text and settings) is tagged with, so they
-    can be dropped together when no session shows the corpus any more (ui/corpus_use.py)."""
+    can be dropped together when no session shows the corpus any more (server/corpus_use.py)."""
     return "corpus:" + corpus.key
 
 
@@ -99,7 +99,7 @@ def corpus_statistics(corpus: Corpus) -> dict:
 
 
 def keep_built(corpus: Corpus, counts: NgramCounts | None, statistics: dict) -> None:
-    """Store what a worker computed with the corpus (ui/corpus_worker.py), so this process need not."""
+    """Store what a worker computed with the corpus (server/corpus_worker.py), so this process need not."""
     if counts is not None:
         data_store().get_or_build(counts_key(corpus, counts.max_order), lambda: counts, _size, corpus_tag(corpus))
     data_store().get_or_build(statistics_key(corpus), lambda: statistics, _size, corpus_tag(corpus))

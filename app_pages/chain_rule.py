@@ -11,7 +11,7 @@ from lmcore.ngram import METHODS
 from lmcore.ngram.explain import zero_reasons
 from lmcore.ngram.latex import chain_product_latex, perplexity_latex
 from lmcore.training.config import TrainConfig
-from ui.models import ngram_model, session_models
+from server.models import ngram_model, session_models
 from ui.sections import show_parts
 from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr

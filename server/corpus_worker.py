@@ -37,8 +37,8 @@ from lmcore.corpus.limits import APP_LIMITS
 from lmcore.corpus.stats import overview
 from lmcore.ngram import NgramCounts, count_ngrams, largest_order_within
 from lmcore.samples import load_sample
-from ui.env import env_number
-from ui.memory import limit_heap_fragmentation
+from server.env import env_number
+from server.memory import limit_heap_fragmentation
 
 TASKS_PER_WORKER = 8
 SMALL_UPLOAD_BYTES = 512 * 1024  # an upload up to this size goes to the small texts' lane
@@ -159,7 +159,7 @@ class BuildPool:
     def recycle_if_idle(self) -> bool:
         """Fresh workers now, if they built anything but the warm-up and none is building: the memory
         a big text (or jieba's dictionary) needed goes back to the system when the class that
-        uploaded it has gone (ui/corpus_use.py's ``release_memory``), not only after
+        uploaded it has gone (server/corpus_use.py's ``release_memory``), not only after
         :data:`TASKS_PER_WORKER` more builds."""
         with self._lock:
             if not self._built or any(not future.done() for _, future in self._flying.values()):

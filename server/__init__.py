@@ -1,0 +1,1 @@
+"""The serving machinery: owner identity, the shared store, jobs and their scheduler, sessions, memory, the warm-up and the work-arounds for Streamlit and CPython. No page helper lives here (those are in ui/)."""
