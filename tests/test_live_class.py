@@ -501,6 +501,91 @@ def test_sixty_students_answering_at_once_are_all_counted_once(make):
     assert all(classes.student_view(code, f"phone-{i}").own_answer == repr(i + 0.5) for i in range(students))
 
 
+def test_sixty_students_joining_at_once_fill_the_class_exactly(make):
+    classes, _ = make(ClassLimits(answers_burst=100.0, students_per_class=25))
+    code, token = started(classes)
+    barrier = threading.Barrier(60)
+    results: list[object] = []
+
+    def student(i: int) -> None:
+        barrier.wait(timeout=60)
+        results.append(classes.join(code, f"phone-{i}"))
+
+    threads = [threading.Thread(target=student, args=(i,)) for i in range(60)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sum(isinstance(r, Accepted) for r in results) == 25
+    assert all(r.problem is Problem.CLASS_FULL for r in results if isinstance(r, Refused)) and len(results) == 60
+    assert classes.projector_view(code, token).joined == 25
+
+
+def test_no_answer_is_counted_after_the_reveal(make):
+    """Students answering while the instructor reveals: what the projector counted when the reveal
+    returned is what it counts at the end, and every student's last accepted answer is theirs."""
+    classes, _ = make(ClassLimits(answers_burst=1000.0))
+    code, token = started(classes)
+    ok(classes.instructor_action(code, token, 1, NUMBER_Q))
+    students = 30
+    for i in range(students):
+        ok(classes.join(code, f"phone-{i}"))
+    going = threading.Barrier(students + 1)
+    last_accepted: dict[str, str] = {}
+    unexpected: list[object] = []
+
+    def student(i: int) -> None:
+        phone = f"phone-{i}"
+        going.wait(timeout=60)
+        for attempt in range(500):
+            result = classes.answer(code, phone, "q-pi", str(i + attempt / 1000))
+            if isinstance(result, Refused):
+                if result.problem is not Problem.NO_OPEN_QUESTION:
+                    unexpected.append(result)
+                return
+            last_accepted[phone] = result.value
+
+    threads = [threading.Thread(target=student, args=(i,)) for i in range(students)]
+    for thread in threads:
+        thread.start()
+    going.wait(timeout=60)
+    ok(classes.instructor_action(code, token, 2, Reveal()))
+    at_reveal = classes.projector_view(code, token).answered
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not unexpected and not any(t.is_alive() for t in threads)
+    assert classes.projector_view(code, token).answered == at_reveal == len(last_accepted)
+    for phone, value in last_accepted.items():
+        assert classes.student_view(code, phone).own_answer == value
+
+
+class RevealBeforeWrite:
+    """A store through which the instructor reveals after an answer has read the question as open
+    and before the answer is written (at its rate-limit step): the tightest race, made certain."""
+
+    def __init__(self, store, reveal) -> None:
+        self.store, self.reveal = store, reveal
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+    def take_token(self, *args, **kwargs):
+        self.reveal()
+        return self.store.take_token(*args, **kwargs)
+
+
+def test_an_answer_overtaken_by_the_reveal_is_refused(make):
+    classes, clock = make()
+    code, token = started(classes)
+    ok(classes.join(code, "a"))
+    ok(classes.instructor_action(code, token, 1, NUMBER_Q))
+    racing = LiveClasses(RevealBeforeWrite(classes.store, lambda: ok(classes.instructor_action(code, token, 2, Reveal()))),
+                         classes.limits, clock=clock, namespace=classes._ns)
+    refused(racing.answer(code, "a", "q-pi", "3.14"), Problem.NO_OPEN_QUESTION)
+    assert classes.projector_view(code, token).answered == 0
+    assert classes.student_view(code, "a").own_answer is None
+
+
 class CountingStore:
     """A store that counts the calls made through it."""
 
