@@ -32,7 +32,7 @@ The back end
 replica; unset, they live in this process (one server, nothing to install). In production, run
 Redis with ``--appendonly yes`` (``appendfsync everysec``) so a restart of Redis keeps the classes
 in progress: with the default in-memory Redis a restart ends every class ("no such class"), though
-nothing raises. The state is small: one class of 200 students is some tens of kilobytes.
+nothing raises. The state is small: a class of 300 students is some tens of kilobytes.
 
 Wiring it into a page (next step)
 ---------------------------------

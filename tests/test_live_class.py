@@ -62,7 +62,10 @@ class RedisServer:
              "--appendonly", "yes" if self.appendonly else "no", "--appendfsync", "always",
              "--dir", str(self.directory), "--daemonize", "no", "--logfile", ""],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.5, retry=Retry(NoBackoff(), 0))  # we poll
         deadline = time.monotonic() + 20  # polling an external server until it starts (bounded)
         try:
             while True:
@@ -781,3 +784,23 @@ def test_redis_keys_carry_a_time_to_live(redis_url):
     finally:
         client.close()
         classes.store.close()
+
+
+def test_settings_from_the_environment(monkeypatch, request):
+    from server.class_store import RedisClassStore
+    from server.live_class import live_classes, store_from_env
+
+    for name in ("LMLAB_CLASS_HOURS", "LMLAB_CLASS_STUDENTS", "LMLAB_CLASSES", "LMLAB_REDIS_URL"):
+        monkeypatch.delenv(name, raising=False)
+    assert ClassLimits.from_env() == ClassLimits()
+    assert isinstance(store_from_env(), InProcessClassStore)
+    monkeypatch.setenv("LMLAB_CLASS_HOURS", "0.5")
+    monkeypatch.setenv("LMLAB_CLASS_STUDENTS", "not a number")
+    monkeypatch.setenv("LMLAB_CLASSES", "0")
+    assert ClassLimits.from_env() == ClassLimits(ttl_seconds=1800.0, classes_per_server=1)
+    assert live_classes() is live_classes()
+    if Path(REDIS_SERVER).exists():
+        monkeypatch.setenv("LMLAB_REDIS_URL", request.getfixturevalue("redis_url"))
+        made = store_from_env()
+        assert isinstance(made, RedisClassStore)
+        made.close()
