@@ -63,12 +63,12 @@ import threading
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
-from enum import StrEnum
-from typing import Literal, NamedTuple
+from dataclasses import replace
 
 from server.class_store import Added, ClassStore, InProcessClassStore, StoreUnavailable
-from server.env import env_number
+from server.live_answers import clean_nickname, histogram, is_correct, parse_number
+from server.live_class_types import (STATUS_OF, Accepted, Action, Advance, ClassLimits, Close, OpenQuestion, Problem,
+                                     ProjectorView, QuestionView, Refused, Reset, Reveal, Started, Status, StudentView)
 
 _log = logging.getLogger(__name__)
 
@@ -81,243 +81,6 @@ CHOICE_CHARS = 80
 ID_CHARS = 80
 PAGE_CHARS = 120
 _BROWSER_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
-_DROPPED = {"Cc", "Cs", "Co", "Cn"}
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-
-
-class Problem(StrEnum):
-    """Why an action was refused (the UI shows a message for each)."""
-
-    NO_SUCH_CLASS = "no_such_class"  # a wrong or expired code
-    CLASS_CLOSED = "class_closed"
-    PAUSED = "paused"  # the store cannot be reached just now
-    NOT_INSTRUCTOR = "not_instructor"  # a wrong or missing instructor token
-    REPLAYED = "replayed"  # an instructor action whose sequence number was used already
-    CLASS_FULL = "class_full"
-    SERVER_FULL = "server_full"  # too many classes at once
-    NOT_JOINED = "not_joined"
-    NO_OPEN_QUESTION = "no_open_question"  # no question, another one, or answers closed by the reveal
-    BAD_ANSWER = "bad_answer"
-    TOO_LONG = "too_long"
-    TOO_FAST = "too_fast"
-    BAD_REQUEST = "bad_request"
-
-
-class Status(StrEnum):
-    """What a view shows."""
-
-    LIVE = "live"
-    PAUSED = "paused"
-    NO_SUCH_CLASS = "no_such_class"
-    CLOSED = "closed"
-    NOT_JOINED = "not_joined"
-    NOT_INSTRUCTOR = "not_instructor"
-
-
-_STATUS_OF = {Problem.NO_SUCH_CLASS: Status.NO_SUCH_CLASS, Problem.CLASS_CLOSED: Status.CLOSED,
-              Problem.PAUSED: Status.PAUSED, Problem.NOT_INSTRUCTOR: Status.NOT_INSTRUCTOR,
-              Problem.NOT_JOINED: Status.NOT_JOINED}
-
-
-@dataclass(frozen=True)
-class Refused:
-    """An action that was not done: ``problem`` for the UI, ``detail`` in plain English."""
-
-    problem: Problem
-    detail: str
-    ok: bool = False
-
-
-@dataclass(frozen=True)
-class Accepted:
-    """An action that was done; ``value`` is the answer as stored (a number normalised)."""
-
-    value: str = ""
-    ok: bool = True
-
-
-class Started(NamedTuple):
-    """A new class: the code for the join link, and the instructor's secret token."""
-
-    code: str
-    token: str
-
-    @property
-    def ok(self) -> bool:
-        return True
-
-
-# Instructor actions.
-@dataclass(frozen=True)
-class Advance:
-    """Everyone following moves to this page and slide."""
-
-    page: str
-    slide: int = 0
-
-
-@dataclass(frozen=True)
-class OpenQuestion:
-    """Ask a question: a number (right within ``tolerance``) or one of ``choices``. ``answer``
-    stays on the server until :class:`Reveal`."""
-
-    question_id: str
-    kind: Literal["number", "choice"]
-    answer: str | float
-    tolerance: float = 0.0
-    choices: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Reveal:
-    """Show the answer and everyone's result; answers close."""
-
-
-@dataclass(frozen=True)
-class Reset:
-    """Ask the current question again: its answers are cleared and answers open again."""
-
-
-@dataclass(frozen=True)
-class Close:
-    """End the class."""
-
-
-Action = Advance | OpenQuestion | Reveal | Reset | Close
-
-
-@dataclass(frozen=True)
-class QuestionView:
-    """The current question as everyone may see it (never the answer)."""
-
-    question_id: str
-    kind: str
-    choices: tuple[str, ...]
-    tolerance: float | None  # number questions: how close to the answer counts as right
-    revealed: bool
-
-
-@dataclass(frozen=True)
-class StudentView:
-    """What one student's page shows. ``stamp`` changes whenever the class does (for polling)."""
-
-    status: Status
-    code: str
-    stamp: str | None = None
-    page: str | None = None
-    slide: int | None = None
-    question: QuestionView | None = None
-    own_answer: str | None = None
-    answer: str | None = None  # after the reveal only
-    own_correct: bool | None = None  # after the reveal only
-    nickname: str | None = None  # plain text
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class Histogram:
-    """Numeric answers in equal bins: ``counts[i]`` between ``edges[i]`` and ``edges[i + 1]``;
-    ``band`` is the range counted right (after the reveal only)."""
-
-    edges: list[float]
-    counts: list[int]
-    band: tuple[float, float] | None = None
-
-
-@dataclass(frozen=True)
-class ProjectorView:
-    """What the projector shows. ``seq`` is the last instructor sequence number accepted."""
-
-    status: Status
-    code: str
-    stamp: str | None = None
-    seq: int | None = None
-    page: str | None = None
-    slide: int | None = None
-    joined: int = 0
-    nicknames: list[str] = field(default_factory=list)  # plain text
-    question: QuestionView | None = None
-    answered: int = 0
-    histogram: Histogram | None = None
-    choice_counts: dict[str, int] | None = None
-    answer: str | None = None  # after the reveal only
-    share_correct: float | None = None  # after the reveal only
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class ClassLimits:
-    """Caps and times (the defaults suit one class of a few hundred students per server)."""
-
-    ttl_seconds: float = 4 * 3600.0
-    students_per_class: int = 300
-    classes_per_server: int = 50
-    answer_chars: int = 40
-    nickname_chars: int = 24
-    answers_burst: float = 5.0  # answers a browser may send at once ...
-    answers_per_second: float = 0.5  # ... and then one every two seconds
-
-    @classmethod
-    def from_env(cls) -> ClassLimits:
-        """``LMLAB_CLASS_HOURS``, ``LMLAB_CLASS_STUDENTS``, ``LMLAB_CLASSES``; the rest default."""
-        return cls(ttl_seconds=3600.0 * env_number("LMLAB_CLASS_HOURS", 4.0, minimum=0.1),
-                   students_per_class=int(env_number("LMLAB_CLASS_STUDENTS", 300, minimum=1)),
-                   classes_per_server=int(env_number("LMLAB_CLASSES", 50, minimum=1)))
-
-
-def parse_number(text: str) -> float | None:
-    """A finite number from a student's text: ``3.5``, ``-2e-3``, ``.5``, ``1/3``, full-width
-    ``３．５`` or ``3。5``; None for anything else (no ``nan``, ``inf``, ``1_000`` or ``25%``)."""
-    cleaned = unicodedata.normalize("NFKC", text).replace("\u2212", "-").replace("。", ".")
-    cleaned = "".join(cleaned.split())
-    top, slash, bottom = cleaned.partition("/")
-    if not _NUMBER.fullmatch(top) or (slash and not _NUMBER.fullmatch(bottom)):
-        return None
-    try:
-        value = float(top) / float(bottom) if slash else float(top)
-    except (ZeroDivisionError, OverflowError):
-        return None
-    return value if math.isfinite(value) else None
-
-
-def clean_nickname(nickname: str) -> str:
-    """The nickname as shown: control, unassigned and direction-override characters dropped (the
-    joiners of emoji stay), runs of spaces made one, ends trimmed. Markup is left as typed: it is
-    shown as text, not interpreted."""
-    kept = "".join(ch for ch in nickname if ch.isspace() or (unicodedata.category(ch) not in _DROPPED
-                                                              and ch not in _BIDI_CONTROLS))
-    return " ".join(kept.split())
-
-
-def is_correct(kind: str, value: str, answer: str, tolerance: float) -> bool:
-    """Whether a stored answer is right."""
-    if kind == "choice":
-        return value == answer
-    mine, right = float(value), float(answer)
-    return abs(mine - right) <= tolerance + 1e-9 * max(1.0, abs(right))
-
-
-def histogram(values: list[float], band: tuple[float, float] | None) -> Histogram:
-    """About √n equal bins (at most 12) spanning the answers and the band."""
-    if not values:
-        return Histogram(edges=[], counts=[], band=band)
-    low, high = min(values), max(values)
-    if band is not None:
-        low, high = min(low, band[0]), max(high, band[1])
-    if high == low:
-        half = max(0.5, abs(low) * 0.1)
-        low, high = low - half, high + half
-    bins = max(1, min(12, math.ceil(math.sqrt(len(values)))))
-    width = high / bins - low / bins  # not (high - low) / bins: that overflows for ±1e308
-    counts = [0] * bins
-    for value in values:
-        counts[min(bins - 1, max(0, int(value / width - low / width)))] += 1
-    return Histogram(edges=[low + i * width for i in range(bins)] + [high], counts=counts, band=band)
 
 
 def _hash_token(token: str) -> str:
@@ -583,7 +346,7 @@ class LiveClasses:
         try:
             found = self._live_meta(code)
             if isinstance(found, Refused):
-                return StudentView(_STATUS_OF[found.problem], normal)
+                return StudentView(STATUS_OF[found.problem], normal)
             code, meta = found
             if not _valid_browser(browser_id):
                 return StudentView(Status.NOT_JOINED, code)
@@ -608,7 +371,7 @@ class LiveClasses:
         try:
             found = self._live_meta(code)
             if isinstance(found, Refused):
-                return ProjectorView(_STATUS_OF[found.problem], normal)
+                return ProjectorView(STATUS_OF[found.problem], normal)
             code, meta = found
             secret = self.store.read_all(self._key(code, meta, "secret"))
             if not _token_matches(token, secret.get("token_hash", "")):
