@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from lmcore.lm_protocol import LanguageModelMixin, Perplexity, TokenLogProbs, perplexity_from_logprobs
+from lmcore.ngram.arpa import write_arpa
 from lmcore.ngram.counts import Table, count_tables
 from lmcore.ngram.levels import context_row, distribution_for, uniform_base
 from lmcore.ngram.memory import MAX_ORDER
@@ -206,5 +207,4 @@ class NgramModel(LanguageModelMixin):
 
     def to_arpa(self, target: str | Path | IO[str]) -> None:
         """Write the model as an ARPA file (log10 probabilities and backoff weights)."""
-        from lmcore.ngram.arpa import write_arpa
         write_arpa(self, target)
