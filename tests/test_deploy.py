@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVE = ROOT / "deploy" / "serve"
 COMPOSE_CFG = ROOT / "deploy" / "haproxy.compose.cfg"
 COOKIE = "lmlab_replica"
+APP_PACKAGES = ("app_pages", "server", "ui")  # what streamlit runs: app.py, its pages and its helpers
 
 
 def _load_serve():
@@ -120,6 +121,19 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+HANG_GUARD_S = 600  # a wait that never ends fails here: never a claim about how fast anything is
+
+
+def wait_until(done, poll, failure) -> float:
+    """Call ``poll`` until ``done()``; the monotonic time it was first seen done. Fails with
+    ``failure()`` only after HANG_GUARD_S (a test that would otherwise hang)."""
+    give_up = time.monotonic() + HANG_GUARD_S
+    while not done():
+        assert time.monotonic() < give_up, failure()
+        poll()
+    return time.monotonic()
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -194,9 +208,10 @@ def test_container_recipe_copies_what_the_app_imports():
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     copied = set(re.findall(r"^COPY (\S+) ", dockerfile, re.M))
     local = {p.name for p in ROOT.iterdir() if p.is_dir() and any(p.glob("*.py"))} - {"tests", "bench", "deploy"}
-    sources = [ROOT / "app.py", *(ROOT / "ui").glob("*.py"), *(ROOT / "server").glob("*.py"), *(ROOT / "app_pages").glob("*.py")]
+    sources = [ROOT / "app.py", *(f for package in APP_PACKAGES for f in (ROOT / package).rglob("*.py"))]
     imported = {m for f in sources for m in re.findall(r"^\s*(?:from|import) (\w+)", f.read_text(), re.M)}
-    assert (imported & local) | {"app_pages", "assets", ".streamlit", "app.py"} <= copied
+    assert {"lmcore", "server", "ui"} <= imported & local  # what the app's code is known to import
+    assert (imported & local) | {*APP_PACKAGES, "assets", ".streamlit", "app.py"} <= copied
     flags = " ".join(serve.replica_command(8501)[3:])
     for flag in re.findall(r"--(?!server\.(?:port|address))[\w.]+ \S+", flags):
         assert '"{}", "{}"'.format(*flag.split()) in dockerfile, flag
@@ -320,9 +335,9 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
     """Two students (own cookies) open a deep link, upload and see a page with charts, each on its own
     replica; the one whose replica will survive trains briefly there (the other replica's scheduler is
     the same code, and training twice cost the suite 10-20 s). Then SIGKILL the replica under the
-    other: HAProxy marks it DOWN within seconds, the first student notices nothing, and the one who
-    was on it reconnects to the other replica at once; the next click shows a fresh session (built-in
-    sample, no upload): no hang."""
+    other: HAProxy marks it DOWN, the first student notices nothing, and the one who was on it
+    reconnects to the other replica; the next click shows a fresh session (built-in sample, no
+    upload): no hang. How long each took is printed, never bounded (a busy machine is slower)."""
     from playwright.sync_api import expect
 
     students, labels = [], {}
@@ -352,13 +367,14 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
     victim, survivor = bo.replica(), ada.replica()
     os.kill(served.replicas[victim], signal.SIGKILL)
     killed = time.monotonic()
-    while served.server_stats()[victim]["status"] != "DOWN":
-        assert time.monotonic() - killed < 15, served.server_stats()
-        time.sleep(0.2)
+    down = wait_until(lambda: served.server_stats()[victim]["status"] == "DOWN", lambda: time.sleep(0.2),
+                      lambda: f"HAProxy never marked {victim} DOWN: "
+                      f"{ {name: row['status'] for name, row in served.server_stats().items()} }")
     connected = bo.page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']")
-    while not (bo.socket_closes and bo.replica() == survivor and connected.count()):
-        assert time.monotonic() - killed < 60, (bo.socket_closes, bo.replica())
-        bo.page.wait_for_timeout(200)
+    moved = wait_until(lambda: bool(bo.socket_closes and bo.replica() == survivor and connected.count()),
+                       lambda: bo.page.wait_for_timeout(200),  # Playwright delivers the page's events meanwhile
+                       lambda: f"{bo.name} never reconnected to {survivor}: {bo.socket_closes} closes, on {bo.replica()}")
+    print(f"failover: {victim} DOWN {down - killed:.1f} s after SIGKILL, {bo.name} on {survivor} after {moved - killed:.1f} s")
     bo.go("corpus")  # the next click runs on a fresh session (a busy survivor may take a while to show it)
     expect(bo.sidebar().get_by_text(labels["bo"])).to_have_count(0, timeout=120_000)
     expect(bo.sidebar().get_by_text(t("sidebar.sample.english", "en"))).to_be_visible()
