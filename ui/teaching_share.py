@@ -7,11 +7,19 @@ import urllib.parse
 
 import streamlit as st
 
+from lmcore.i18n import LANGUAGE_NAMES
 from lmcore.teaching import LessonInputs, build_sheet
 from lmcore.teaching.export import ExportError, export_name
 from lmcore.teaching.sheet import MAX_QUESTIONS, MIN_QUESTIONS, key_markdown, sheet_markdown, sheet_pdf
 from ui.navigation import PAGES
 from ui.state import lang, query_param, set_query_params, tr
+
+SEED_MAX = 1_000_000
+
+
+def quiz_seed() -> int:
+    """The questions' seed in the link (``?qseed=``): an integer in [0, SEED_MAX], else 0."""
+    return query_param("qseed", 0, lo=0, hi=SEED_MAX)
 
 
 def sheet_download(inputs: LessonInputs, where=None) -> None:
@@ -22,10 +30,10 @@ def sheet_download(inputs: LessonInputs, where=None) -> None:
         return
     with box:
         n = st.slider(tr("teaching.sheet.n"), MIN_QUESTIONS, MAX_QUESTIONS, 8, key="teaching_sheet_n")
-        seed = int(st.number_input(tr("teaching.sheet.seed"), 0, 1_000_000, query_param("qseed", 0), key="teaching_sheet_seed"))
+        seed = int(st.number_input(tr("teaching.sheet.seed"), 0, SEED_MAX, quiz_seed(), key="teaching_sheet_seed"))
         set_query_params(qseed=seed)
         sheet_lang = st.radio(tr("teaching.sheet.lang"), ["en", "zh"], index=["en", "zh"].index(lang()), horizontal=True,
-                              format_func={"en": "English", "zh": "中文"}.get, key="teaching_sheet_lang")
+                              format_func=LANGUAGE_NAMES.get, key="teaching_sheet_lang")
         stem = export_name("sheet", "seed" + str(seed), inputs.corpus, inputs.settings(), "x").rsplit(".", 1)[0]
 
         def sheet():  # built when a download is clicked, not on every run of the page
