@@ -10,6 +10,7 @@ modules (Tarjan), or a module importing itself."""
 from __future__ import annotations
 
 import ast
+import random
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,26 @@ def test_a_three_module_cycle_and_a_self_import_are_found(tmp_path):
         "p/ok.py": "import p.x\n",
     })
     assert sorted(cycles(graph)) == [["p.s"], ["p.x", "p.y", "p.z"]]
+
+
+def _mutually_reachable(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The cycles by brute force: the classes of nodes that reach each other (a self-loop counts)."""
+    reach = {}
+    for start in graph:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            node = todo.pop()
+            if node not in seen:
+                seen.add(node)
+                todo += graph.get(node, {})
+        reach[start] = seen
+    classes = {frozenset(b for b in graph if b in reach[a] and a in reach[b]) | {a} for a in graph}
+    return sorted(sorted(c) for c in classes if len(c) > 1 or next(iter(c)) in reach[next(iter(c))])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_tarjan_finds_what_brute_force_reachability_finds(seed):
+    rng = random.Random(seed)
+    nodes = [f"m{i}" for i in range(rng.randint(1, 12))]
+    graph = {a: {b: 1 for b in nodes if rng.random() < 0.15} for a in nodes}
+    assert sorted(cycles(graph)) == _mutually_reachable(graph)
