@@ -26,6 +26,7 @@ import pytest
 from lmcore.i18n import t
 from tests.browser_server import screenshot, wait_for_app
 from streamlit_process import free_port  # noqa: E402  (bench/, on the path since tests.browser_server)
+from classroom_browser import COUNT_RUNS  # noqa: E402  (bench/: counts the script runs a page starts)
 from server.memory import JEMALLOC_CONF, server_env
 from ui.navigation import PAGES
 
@@ -264,6 +265,7 @@ class Student:
     def __init__(self, browser, url: str, name: str, tmp_path: Path, path: str = "") -> None:
         self.name, self.tmp_path = name, tmp_path
         self.context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+        self.context.add_init_script(COUNT_RUNS)
         self.page = self.context.new_page()
         self.failed: list[str] = []
         self.socket_closes = 0
@@ -291,12 +293,23 @@ class Student:
     def sidebar(self):
         return self.page.locator("[data-testid='stSidebar']")
 
+    def runs(self) -> int:
+        """Script runs this page has started (COUNT_RUNS)."""
+        return self.page.evaluate("window.__runs")
+
+    def settle_after(self, runs_before: int) -> None:
+        """Wait for a run started after ``runs_before`` runs, then for the page to settle."""
+        self.page.wait_for_function(f"window.__runs > {runs_before}", timeout=120_000)
+        wait_for_app(self.page)
+
     def go(self, stem: str) -> None:
+        """Click page ``stem`` in the sidebar. Another page: wait for its heading, then for it to settle.
+        The same page again: nothing on it shows that a new run has begun (and a run under way, such
+        as a reconnected session's first, may take the click), so the caller waits for what the
+        click must show."""
         heading = self.page.get_by_role("heading", name=t("app.title" if stem == "home" else f"nav.{stem}", "en")).first
         self.page.locator("[data-testid='stSidebarNav']").get_by_text(t(f"nav.{stem}", "en"), exact=True).click()
-        if stem == self.stem:  # the same page again: nothing on it shows that its new run has begun
-            self.page.wait_for_timeout(800)
-        else:  # another page: its heading shows that its run has begun
+        if stem != self.stem:
             heading.wait_for(timeout=120_000)
         self.stem = stem
         wait_for_app(self.page)
@@ -317,11 +330,11 @@ class Student:
         expander = self.page.locator("[data-testid='stExpander']").filter(has=self.page.locator(".st-key-lstm_train"))
         charts = expander.locator("[data-testid='stPlotlyChart']")
         assert charts.count() == 0  # nothing trained yet on this upload
-        for key in ("lstm_steps", "lstm_hidden"):
+        for key in ("lstm_steps", "lstm_hidden"):  # neither starts at its minimum: Home moves it, a run follows
+            before = self.runs()
             self.page.locator(f".st-key-{key}").get_by_role("slider").focus()
             self.page.keyboard.press("Home")
-            self.page.wait_for_timeout(500)
-            wait_for_app(self.page)
+            self.settle_after(before)
         self.page.locator(".st-key-lstm_train button").click()
         charts.first.wait_for(timeout=300_000)
         wait_for_app(self.page, timeout=300_000)
@@ -375,7 +388,7 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
                        lambda: bo.page.wait_for_timeout(200),  # Playwright delivers the page's events meanwhile
                        lambda: f"{bo.name} never reconnected to {survivor}: {bo.socket_closes} closes, on {bo.replica()}")
     print(f"failover: {victim} DOWN {down - killed:.1f} s after SIGKILL, {bo.name} on {survivor} after {moved - killed:.1f} s")
-    bo.go("corpus")  # the next click runs on a fresh session (a busy survivor may take a while to show it)
+    bo.go("corpus")  # the next click runs on a fresh session (a busy survivor may take a while to show it):
     expect(bo.sidebar().get_by_text(labels["bo"])).to_have_count(0, timeout=120_000)
     expect(bo.sidebar().get_by_text(t("sidebar.sample.english", "en"))).to_be_visible()
     wait_for_app(bo.page)
