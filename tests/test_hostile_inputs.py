@@ -110,8 +110,7 @@ def test_an_upload_s_name_shows_exactly_as_typed(name):
     from ui.state import corpus_name
 
     at = run_page("home", "en")
-    text = f"The cat sat. The dog ran. A bird sang. {name}. " * 20  # its own text: not another name's built corpus
-    at.sidebar.get("file_uploader")[0].set_value((name, text.encode(), "text/plain"))
+    at.sidebar.get("file_uploader")[0].set_value((name, b"The cat sat. The dog ran. A bird sang. " * 20, "text/plain"))
     at.run()
     assert errors(at) == []
 
@@ -121,6 +120,17 @@ def test_an_upload_s_name_shows_exactly_as_typed(name):
     assert rendered(at.info[0].value).startswith(f"Current corpus: {name} — ")
     assert f"My upload: {name}" in [rendered(str(o)) for o in at.sidebar.radio(key=setting(at, "source")).options]
     assert corpus_name(at.session_state["corpus"]) == name  # what sheets and exported files are named with
+
+
+def test_two_students_uploading_the_same_text_each_see_their_own_file_name():
+    """The server shares what it built from the same text under the same settings, but a corpus
+    carries its name: Bo's home page once named Ada's file."""
+    data = b"The cat sat. The dog ran. A bird sang. " * 20
+    for name in ("ada-notes.txt", "bo-notes.txt"):  # one server (this process), two sessions
+        at = run_page("home", "en")
+        at.sidebar.get("file_uploader")[0].set_value((name, data, "text/plain"))
+        at.run()
+        assert at.session_state["corpus"].name == name and md_text(name) in at.info[0].value
 
 
 def test_upload_bounds_cut_tokens_split_sentences_stop_reading_and_refuse_too_many_types():

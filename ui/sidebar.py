@@ -100,7 +100,7 @@ def _on_upload() -> None:
     st.session_state["upload"] = {
         "name": file.name,
         "data": data,
-        "digest": hashlib.sha256(data).hexdigest(),
+        "digest": hashlib.sha256(file.name.encode() + b"\0" + data).hexdigest(),  # the built corpus carries its name
         "language": language,
     }
     _set_settings(source="upload")
