@@ -56,7 +56,7 @@ def errors(at: AppTest) -> list[str]:
 
 def finish_jobs(at: AppTest, timeout: float = 600) -> AppTest:
     """Let every queued training run finish (they run on the app's scheduler threads), then rerun."""
-    from server.jobs import scheduler
+    from server.job_queue import scheduler
 
     assert scheduler().wait_idle(timeout), "training runs did not finish"
     return at.run()

@@ -2,7 +2,7 @@
 of them are gone? Builds ``--objects`` one-element tuples, keeps every ``--keep-every``-th, drops the
 rest, then waits (at most ``--wait`` seconds) until RSS is back by ``--enough`` of what the burst added.
 Prints ``given_back: F`` (F: that fraction when it stopped waiting). Python's own allocator keeps a 1 MiB
-arena while any object in it lives; jemalloc (server/memory.py ``server_env``) gives back free 4 KiB pages.
+arena while any object in it lives; jemalloc (server/allocator.py ``server_env``) gives back free 4 KiB pages.
 Used by tests/test_heap.py."""
 import argparse
 import os

@@ -1,8 +1,8 @@
-"""server/memory.py's limit_heap_fragmentation: after it, a block from its threshold up is mapped on its
+"""server/allocator.py's limit_heap_fragmentation: after it, a block from its threshold up is mapped on its
 own (and so given back when freed) even after a larger block raised glibc's dynamic threshold;
 without it, not; and every corpus worker sets it. (The app sets it at start-up too, app.py; the probe
 needs a fresh heap, so that is not probed in this process: bench/classroom_load.py shows its effect.)
-And server/memory.py's server_env: a process started with it gives back the pages of a burst of small
+And server/allocator.py's server_env: a process started with it gives back the pages of a burst of small
 objects of which a few stay; Python's own allocator does not."""
 import ctypes
 import os
@@ -59,7 +59,7 @@ def test_python_s_allocator_keeps_the_arenas_a_few_objects_hold():
 
 
 def test_a_server_gives_back_the_pages_of_objects_that_are_gone():
-    from server.memory import jemalloc_path, server_env
+    from server.allocator import jemalloc_path, server_env
 
     if jemalloc_path() is None:
         reason = "needs jemalloc (apt-get install libjemalloc2)"
@@ -70,7 +70,7 @@ def test_a_server_gives_back_the_pages_of_objects_that_are_gone():
 
 
 def test_the_server_allocator_leaves_a_caller_s_choice_alone(monkeypatch):
-    from server import memory
+    from server import allocator as memory
 
     monkeypatch.setattr(memory, "jemalloc_path", lambda: "/lib/libjemalloc.so.2")
     assert memory.server_env({})["PYTHONMALLOC"] == "malloc"
