@@ -1,16 +1,18 @@
-"""This browser's jobs on the process-wide scheduler (``server.job_queue``): submit a :class:`JobSpec`, read its status.
+"""This browser's jobs: submit a :class:`JobSpec` to the process-wide scheduler, read their records
+from the job store (``server.job_queue``).
 
-Every Train button goes through :func:`submit`; a page reads its run with :func:`latest_job` (the one
+Every Train button goes through :func:`submit`; a page reads its run with :func:`latest_job` (the
 function that tells a job's status; ``ui.job_status`` draws it) or :func:`active_job`. Another back
-end (a Redis-backed queue) replaces the scheduler behind these functions; the pages stay as they are.
+end (a Redis-backed queue and store) replaces what is behind these functions; the pages stay as they are.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from server.job_queue import scheduler
+from server.job_queue import read_jobs, scheduler
 from server.owner import owner_id
 from server.scheduler import Job, JobSpec, SchedulerBusy
+from server.stores import job_store
 from ui.state import tr
 
 
@@ -26,7 +28,7 @@ def submit(spec: JobSpec, estimate: float, automatic: bool = False) -> Job | Non
 
 def my_jobs(kind: str | None = None) -> list[Job]:
     """This browser's kept jobs (newest first), optionally of one kind."""
-    return [j for j in scheduler().jobs_of(owner_id()) if kind is None or j.kind == kind]
+    return read_jobs(job_store(), owner_id(), kind)
 
 
 def latest_job(kind: str) -> Job | None:
@@ -37,4 +39,4 @@ def latest_job(kind: str) -> Job | None:
 
 def active_job(kind: str | None = None) -> Job | None:
     """This browser's queued or running job (of ``kind`` when given), or None."""
-    return scheduler().active_job(owner_id(), kind)
+    return next((job for job in my_jobs(kind) if job.active), None)

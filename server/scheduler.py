@@ -130,8 +130,8 @@ class Job:
 class JobContext:
     """What a running job sees: its owner and parameters; report progress, ask whether to stop."""
 
-    def __init__(self, job: Job, deadline: float) -> None:
-        self._job, self._deadline = job, deadline
+    def __init__(self, job: Job, deadline: float, on_change: Callable[[Job], None] = lambda job: None) -> None:
+        self._job, self._deadline, self._on_change = job, deadline, on_change
         self.owner, self.params = job.owner, job.spec.params
 
     def report(self, fraction: float, status: Any = None) -> bool:
@@ -139,6 +139,7 @@ class JobContext:
         self._job.progress = min(max(float(fraction), 0.0), 1.0)
         if status is not None:
             self._job.status = status
+        self._on_change(self._job)
         return self.should_stop()
 
     def should_stop(self) -> bool:
@@ -148,14 +149,17 @@ class JobContext:
 
 
 class Scheduler:
-    """``workers`` runs at once; each capped at ``time_cap`` seconds; at most ``max_queue`` waiting."""
+    """``workers`` runs at once; each capped at ``time_cap`` seconds; at most ``max_queue`` waiting.
+    ``on_change(job)`` is called whenever a job is queued, starts, reports, is stopped or ends (it
+    publishes the job's status where pages read it: ``server.job_queue``)."""
 
     def __init__(self, workers: int, time_cap: float = 300.0, max_queue: int = 400,
-                 keep_seconds: float = 1800.0, per_owner: int = 4, runners: Runners = RUNNERS) -> None:
+                 keep_seconds: float = 1800.0, per_owner: int = 4, runners: Runners = RUNNERS,
+                 on_change: Callable[[Job], None] = lambda job: None) -> None:
         if workers < 1:
             raise ValueError("workers must be >= 1")
         self.workers, self.time_cap, self.max_queue, self.keep_seconds = workers, time_cap, max_queue, keep_seconds
-        self.per_owner, self.runners = per_owner, runners
+        self.per_owner, self.runners, self.on_change = per_owner, runners, on_change
         self._lock = threading.Condition()
         self._queue: deque[Job] = deque()
         self._jobs: dict[int, Job] = {}
@@ -183,6 +187,7 @@ class Scheduler:
             job = Job(next(self._ids), owner, spec, float(estimate), automatic=automatic)
             self._jobs[job.id] = job
             self._queue.append(job)
+            self.on_change(job)
             self._start_workers()
             self._lock.notify_all()
             return job
@@ -197,6 +202,7 @@ class Scheduler:
         if job.state == QUEUED:
             self._queue.remove(job)
             job.state, job.finished = CANCELLED, time.monotonic()
+        self.on_change(job)
         self._lock.notify_all()
 
     # ------------------------------------------------------------------ reading
@@ -285,7 +291,8 @@ class Scheduler:
                     self._lock.wait()
                 self._queue.remove(job)
                 job.state, job.started = RUNNING, time.monotonic()
-            context = JobContext(job, job.started + self.time_cap)
+                self.on_change(job)
+            context = JobContext(job, job.started + self.time_cap, self.on_change)
             try:
                 result, state, error = self.runners.get(job.kind)(context), DONE, None
             except Exception as exc:  # the job failed: its owner sees the message, others are unaffected
@@ -296,6 +303,7 @@ class Scheduler:
                 job.result, job.state, job.error, job.finished = result, state, error, time.monotonic()
                 if state == DONE:
                     job.progress = 1.0
+                self.on_change(job)
                 self._lock.notify_all()
 
     def _next_runnable(self) -> Job | None:

@@ -185,7 +185,7 @@ class InProcessStore:
     def tagged(self, tag: str) -> list[str]:
         """The keys stored with ``tag`` (and not expired), the most recently put first."""
         with self._lock:
-            return [k for k in reversed(self._by_tag.get(tag, {})) if self._live(k) is not None]
+            return [k for k in reversed(list(self._by_tag.get(tag, ()))) if self._live(k) is not None]
 
     def clear(self) -> None:
         with self._lock:

@@ -1,10 +1,11 @@
-"""The server's two stores (``server.store.InProcessStore``), one per process, within the memory budget.
+"""The server's stores (``server.store.InProcessStore``), one of each per process, within the memory budget.
 
 ``LMLAB_MEMORY_MB`` (default: a quarter of the machine's memory, at most 6 GiB) is split between
 trained models (a fifth: every browser's LSTMs, RNNs and encoder-decoders, tagged by owner) and
 corpora with what is made from them (the rest: corpora, n-gram counts and models, statistics,
 clipping runs, values derived from a model). Anything that would not fit is refused with
-:class:`server.store.TooLarge` before it is kept.
+:class:`server.store.TooLarge` before it is kept. A third, small store holds the job records the
+pages read (``job_store``).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from server.env import budget_bytes
 from server.store import InProcessStore, Store
 
 MODEL_SHARE = 0.2  # of the memory budget, for trained models; the rest for corpora and counts
+JOB_STATUS_BYTES = 16 * 2**20  # job records (their results are counted where they are kept)
 
 
 @st.cache_resource(show_spinner=False)
@@ -27,3 +29,9 @@ def model_store() -> Store:
     """Models trained in the app, every browser's (each reads only its own: keys and tags name the
     owner). One model may take the whole share (a big LSTM is still kept, alone)."""
     return InProcessStore(int(budget_bytes() * MODEL_SHARE), item_share=1.0)
+
+
+@st.cache_resource(show_spinner=False)
+def job_store() -> Store:
+    """Every browser's job records, which the scheduler publishes and the pages read (``server.jobs``)."""
+    return InProcessStore(JOB_STATUS_BYTES)

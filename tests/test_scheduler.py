@@ -8,6 +8,7 @@ import time
 import pytest
 
 from server.scheduler import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobSpec, Runners, Scheduler, SchedulerBusy
+from server.store import InProcessStore
 
 
 class Lab:
@@ -234,17 +235,46 @@ def test_a_job_is_a_spec_of_plain_data_run_by_its_kind_s_runner():
 
 def test_the_pages_active_job_is_the_one_of_the_kind_they_ask_for(monkeypatch):
     """An owner whose clipping run is active and whose LSTM run is queued: the LSTM page asks for the
-    LSTM run and must get it (it said there was no model while the LSTM was queued)."""
+    LSTM run and must get it (it said there was no model while the LSTM was queued). The pages read
+    the jobs' records from the job store, where the scheduler publishes them."""
     from server import jobs
+    from server.job_queue import publish_to
 
-    lab, release, started = Lab(workers=1), threading.Event(), []
-    monkeypatch.setattr(jobs, "scheduler", lambda: lab.sched)
+    store = InProcessStore(2**20)
+    lab, release, started = Lab(workers=1, on_change=publish_to(store)), threading.Event(), []
+    monkeypatch.setattr(jobs, "job_store", lambda: store)
     monkeypatch.setattr(jobs, "owner_id", lambda: "alice")
     clip = lab.submit("alice", "clip", blocker(started, release, "clip"))
     lstm = lab.submit("alice", "lstm", blocker(started, release, "lstm"))
+    lab.submit("bob", "lstm", blocker(started, release, "bob's"))
     wait_until(lambda: started == ["clip"])
     assert jobs.active_job("lstm") is lstm and jobs.active_job("clip") is clip and jobs.active_job("rnn") is None
     assert jobs.latest_job("lstm") is lstm and [j.kind for j in jobs.my_jobs()] == ["lstm", "clip"]
     release.set()
     assert lab.wait_idle(30)
     assert jobs.active_job("lstm") is None and jobs.latest_job("lstm").state == DONE
+
+
+def test_the_scheduler_publishes_every_change_and_an_ended_record_expires():
+    from server.job_queue import publish_to, read_jobs
+
+    clock, seen = [0.0], []
+    store = InProcessStore(2**20, clock=lambda: clock[0])
+    publish = publish_to(store, keep_seconds=60)
+    lab, release = Lab(workers=1, on_change=lambda job: (seen.append(job.state), publish(job))), threading.Event()
+
+    def run(ctx):
+        ctx.report(0.5, "half")
+        release.wait(30)
+        return "ok"
+
+    job = lab.submit("alice", "k", run)
+    wait_until(lambda: job.progress == 0.5)
+    assert read_jobs(store, "alice", "k") == [job] and read_jobs(store, "alice", "other") == []
+    release.set()
+    assert lab.wait(job, 30) and job.state == DONE
+    assert seen == [QUEUED, RUNNING, RUNNING, DONE]  # queued, started, reported, ended
+    clock[0] = 59.0
+    assert read_jobs(store, "alice") == [job]
+    clock[0] = 60.0
+    assert read_jobs(store, "alice") == []  # kept 60 s after it ended

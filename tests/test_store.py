@@ -80,6 +80,10 @@ def test_an_item_with_a_time_to_live_expires(make):
     clock.now = 5.0
     assert store.get("short") is None and "short" not in store and store.tagged("t") == ["long"]
     assert store.nbytes == 10
+    store.put("a", "A", 10, tags=["u"], ttl=1)
+    store.put("b", "B", 10, tags=["u"], ttl=1)
+    clock.now = 6.0
+    assert store.tagged("u") == [] and store.nbytes == 10  # listing a tag drops what expired under it
 
 
 class Race:
