@@ -68,12 +68,14 @@ class Store(Protocol):
 
 
 class _Flight:
-    """One build in progress: its waiters block on ``done`` and get its value or its exception."""
+    """One build in progress: its waiters block on ``done`` and get its value or its exception, or,
+    when the build was ``abandoned`` (its caller interrupted), build again themselves."""
 
     def __init__(self) -> None:
         self.done = threading.Event()
         self.value: Any = None
-        self.error: BaseException | None = None
+        self.error: Exception | None = None
+        self.abandoned = False
 
 
 class InProcessStore:
@@ -136,7 +138,9 @@ class InProcessStore:
         """The stored value, else ``build()`` stored as ``size(value)`` bytes. Single flight: callers
         that ask while a build of ``key`` runs wait for it and share its value; if it raises (say
         :class:`TooLarge`), every one of them gets that exception, and nothing is built again
-        until a later call."""
+        until a later call. A build interrupted by what is not an error (a ``BaseException`` such
+        as Streamlit's rerun of the leader's script, which is no other session's business) is
+        abandoned: one of its waiters builds again."""
         with self._lock:
             found = self._live(key)
             if found is not None:
@@ -150,6 +154,8 @@ class InProcessStore:
             if self._on_wait is not None:
                 self._on_wait(key)
             flight.done.wait()
+            if flight.abandoned:
+                return self.get_or_build(key, build, size, tags, ttl)
             if flight.error is not None:
                 raise flight.error
             return flight.value
@@ -158,8 +164,11 @@ class InProcessStore:
             self.put(key, value, size(value), tags, ttl)
             flight.value = value
             return value
-        except BaseException as error:
+        except Exception as error:
             flight.error = error
+            raise
+        except BaseException:
+            flight.abandoned = True
             raise
         finally:
             with self._lock:

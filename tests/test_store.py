@@ -105,7 +105,7 @@ class Race:
     def ask(self, i):
         try:
             self.results[i] = self.store.get_or_build("k", self.build, lambda value: self.size)
-        except Exception as error:  # every caller's outcome is looked at
+        except BaseException as error:  # every caller's outcome is looked at
             self.errors[i] = error
 
     def run(self):
@@ -144,6 +144,25 @@ def test_a_failing_build_is_raised_to_every_waiter_once(make, outcome, size, err
     assert len({id(e) for e in race.errors.values()}) == 1  # the same exception, not n builds' own
     assert "k" not in race.store
     assert race.store.get_or_build("k", lambda: "later", lambda v: 10) == "later"  # a later call builds anew
+
+
+class Interrupted(BaseException):
+    """Stands for Streamlit's rerun of the leader's script: control flow, not a failed build."""
+
+
+def test_an_interrupted_build_is_taken_over_by_a_waiter_not_raised_to_it(make):
+    calls = []
+
+    def interrupted_once():
+        calls.append(1)
+        if len(calls) == 1:
+            raise Interrupted()
+        return "built"
+
+    race = Race(make, interrupted_once).run()
+    assert isinstance(race.errors.pop(0), Interrupted)  # only the interrupted caller sees it
+    assert race.errors == {} and list(race.results.values()) == ["built"] * (race.n - 1)
+    assert len(race.builds) == 2 and race.store.get("k") == "built"  # one waiter built again, once
 
 
 def test_many_keys_under_contention_stay_within_the_budget(make):
