@@ -3,7 +3,6 @@ jobs as specs run by registered runners. Waits are on events and conditions; not
 that a thing did not happen."""
 import pickle
 import threading
-import time
 
 import pytest
 
@@ -53,17 +52,27 @@ def blocker(started: list, release: threading.Event, name: str):
     return run
 
 
-def wait_until(predicate, timeout=30.0):
-    end = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < end, "condition not reached"
-        time.sleep(0.005)
+class Started(list):
+    """The names of the runs that started, with a condition to wait on (no polling)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._changed = threading.Condition()
+
+    def append(self, name) -> None:
+        with self._changed:
+            super().append(name)
+            self._changed.notify_all()
+
+    def wait_for(self, predicate, timeout=30.0) -> None:
+        with self._changed:
+            assert self._changed.wait_for(lambda: predicate(self), timeout), f"condition not reached: {list(self)}"
 
 
 def test_cap_order_and_queue_position():
-    sched, release, started = Lab(workers=2), threading.Event(), []
+    sched, release, started = Lab(workers=2), threading.Event(), Started()
     jobs = [sched.submit(f"owner{i}", "train", blocker(started, release, f"j{i}"), estimate=10) for i in range(5)]
-    wait_until(lambda: len(started) == 2)
+    started.wait_for(lambda started: len(started) >= 2)
     assert sorted(started) == ["j0", "j1"] and [j.state for j in jobs] == [RUNNING, RUNNING, QUEUED, QUEUED, QUEUED]
     assert [sched.position(j) for j in jobs[2:]] == [2, 3, 4]
     etas = [sched.eta(j) for j in jobs[2:]]  # read one after the other: the running jobs' remaining time shrinks meanwhile
@@ -77,13 +86,13 @@ def test_cap_order_and_queue_position():
 
 
 def test_one_running_job_per_owner_and_same_kind_returns_the_active_job():
-    sched, release, started = Lab(workers=2), threading.Event(), []
+    sched, release, started = Lab(workers=2), threading.Event(), Started()
     first = sched.submit("alice", "lstm", blocker(started, release, "a1"))
     again = sched.submit("alice", "lstm", blocker(started, release, "a-dup"))
     assert again is first
     second = sched.submit("alice", "clip", blocker(started, release, "a2"))
     other = sched.submit("bob", "lstm", blocker(started, release, "b1"))
-    wait_until(lambda: len(started) == 2)
+    started.wait_for(lambda started: len(started) >= 2)
     assert sorted(started) == ["a1", "b1"] and second.state == QUEUED  # a free worker, but alice is busy
     release.set()
     for job in (first, second, other):
@@ -96,24 +105,24 @@ def test_one_running_job_per_owner_and_same_kind_returns_the_active_job():
 def test_a_click_replaces_the_pages_automatic_run_of_the_same_kind():
     """A page's default model trains on its own; the owner's explicit Train stops it (it keeps what
     it has) and runs next, instead of silently waiting for the default run to end."""
-    sched, release, started = Lab(workers=2), threading.Event(), []
+    sched, release, started = Lab(workers=2), threading.Event(), Started()
     auto = sched.submit("alice", "lstm", blocker(started, release, "default"), automatic=True)
-    wait_until(lambda: started == ["default"])
+    started.wait_for(lambda started: started == ["default"])
     assert sched.submit("alice", "lstm", blocker(started, release, "auto-again"), automatic=True) is auto
     mine = sched.submit("alice", "lstm", blocker(started, release, "mine"))
     assert mine is not auto and auto.stop_requested
     assert sched.wait(auto, 30) and auto.result == "default-stopped"
-    wait_until(lambda: "mine" in started)
+    started.wait_for(lambda started: "mine" in started)
     assert sched.submit("alice", "lstm", blocker(started, release, "dup")) is mine  # a click never replaces a click
     release.set()
     assert sched.wait(mine, 30) and mine.result == "mine" and "auto-again" not in started and "dup" not in started
 
 
 def test_stop_cancels_queued_and_ends_running():
-    sched, release, started = Lab(workers=1), threading.Event(), []
+    sched, release, started = Lab(workers=1), threading.Event(), Started()
     running = sched.submit("a", "k", blocker(started, release, "run"))
     queued = sched.submit("b", "k", blocker(started, release, "never"))
-    wait_until(lambda: started == ["run"])
+    started.wait_for(lambda started: started == ["run"])
     sched.stop(queued)
     assert queued.state == CANCELLED
     sched.stop(running)
@@ -124,7 +133,7 @@ def test_stop_cancels_queued_and_ends_running():
 
 
 def test_time_cap_stops_a_run_that_checks():
-    sched, release, started = Lab(workers=1, time_cap=0.2), threading.Event(), []
+    sched, release, started = Lab(workers=1, time_cap=0.2), threading.Event(), Started()
     job = sched.submit("a", "k", blocker(started, release, "slow"))
     assert sched.wait(job, 30)
     assert job.result == "slow-stopped" and job.timed_out and not job.stop_requested
@@ -143,12 +152,12 @@ def test_a_failing_job_reports_its_error_and_the_worker_goes_on():
 
 
 def test_full_queue_and_owner_share_are_refused():
-    sched, release, started = Lab(workers=1, max_queue=2, per_owner=2), threading.Event(), []
+    sched, release, started = Lab(workers=1, max_queue=2, per_owner=2), threading.Event(), Started()
     sched.submit("a", "k1", blocker(started, release, "1"))
     sched.submit("a", "k2", blocker(started, release, "2"))
     with pytest.raises(SchedulerBusy):
         sched.submit("a", "k3", blocker(started, release, "3"))  # owner share
-    wait_until(lambda: started == ["1"])
+    started.wait_for(lambda started: started == ["1"])
     sched.submit("b", "k", blocker(started, release, "4"))
     with pytest.raises(SchedulerBusy):
         sched.submit("c", "k", blocker(started, release, "5"))  # queue full (2 waiting)
@@ -156,15 +165,16 @@ def test_full_queue_and_owner_share_are_refused():
 
 
 def test_progress_reports_reach_the_job():
-    sched, seen = Lab(workers=1), threading.Event()
+    sched, seen, reported = Lab(workers=1), threading.Event(), threading.Event()
 
     def run(ctx):
         ctx.report(0.5, {"step": 5})
+        reported.set()
         seen.wait(10)
         return "ok"
 
     job = sched.submit("a", "k", run)
-    wait_until(lambda: job.progress == 0.5)
+    assert reported.wait(30) and job.progress == 0.5
     assert job.status == {"step": 5}
     seen.set()
     assert sched.wait(job, 30) and job.progress == 1.0
@@ -172,9 +182,9 @@ def test_progress_reports_reach_the_job():
 
 def test_the_automatic_runs_of_a_browser_that_left_are_stopped_and_its_own_runs_go_on():
     """After a class, the pages' default runs of browsers that closed must not keep the training slot."""
-    sched, release, started = Lab(workers=1), threading.Event(), []
+    sched, release, started = Lab(workers=1), threading.Event(), Started()
     running_auto = sched.submit("gone", "lstm", blocker(started, release, "gone-auto"), automatic=True)
-    wait_until(lambda: started == ["gone-auto"])
+    started.wait_for(lambda started: started == ["gone-auto"])
     queued_auto = sched.submit("gone", "clip", blocker(started, release, "gone-clip"), automatic=True)
     clicked = sched.submit("gone-too", "lstm", blocker(started, release, "clicked"))
     staying = sched.submit("here", "clip", blocker(started, release, "here-auto"), automatic=True)
@@ -241,13 +251,13 @@ def test_the_pages_active_job_is_the_one_of_the_kind_they_ask_for(monkeypatch):
     from server.job_queue import publish_to
 
     store = InProcessStore(2**20)
-    lab, release, started = Lab(workers=1, on_change=publish_to(store)), threading.Event(), []
+    lab, release, started = Lab(workers=1, on_change=publish_to(store)), threading.Event(), Started()
     monkeypatch.setattr(jobs, "job_store", lambda: store)
     monkeypatch.setattr(jobs, "owner_id", lambda: "alice")
     clip = lab.submit("alice", "clip", blocker(started, release, "clip"))
     lstm = lab.submit("alice", "lstm", blocker(started, release, "lstm"))
     lab.submit("bob", "lstm", blocker(started, release, "bob's"))
-    wait_until(lambda: started == ["clip"])
+    started.wait_for(lambda started: started == ["clip"])
     assert jobs.active_job("lstm") is lstm and jobs.active_job("clip") is clip and jobs.active_job("rnn") is None
     assert jobs.latest_job("lstm") is lstm and [j.kind for j in jobs.my_jobs()] == ["lstm", "clip"]
     release.set()
@@ -263,13 +273,16 @@ def test_the_scheduler_publishes_every_change_and_an_ended_record_expires():
     publish = publish_to(store, keep_seconds=60)
     lab, release = Lab(workers=1, on_change=lambda job: (seen.append(job.state), publish(job))), threading.Event()
 
+    reported = threading.Event()
+
     def run(ctx):
         ctx.report(0.5, "half")
+        reported.set()
         release.wait(30)
         return "ok"
 
     job = lab.submit("alice", "k", run)
-    wait_until(lambda: job.progress == 0.5)
+    assert reported.wait(30) and job.progress == 0.5
     assert read_jobs(store, "alice", "k") == [job] and read_jobs(store, "alice", "other") == []
     release.set()
     assert lab.wait(job, 30) and job.state == DONE
