@@ -13,7 +13,7 @@ if __name__ != "__mp_main__":
     from server.streamlit_runs import keep_finish_of_replaced_runner
     from server.sessions import start_session_closer
     from server.corpus_use import release_memory
-    from server.memory import limit_heap_fragmentation
+    from server.allocator import limit_heap_fragmentation
     from ui.entry import run_app
     from server.env import env_number
 
@@ -24,7 +24,7 @@ if __name__ != "__mp_main__":
         warm-up (server/warmup.py) prepares in the background what the pages need first. Before any of
         that, ``ast.parse`` is made safe for this server's threads (server/python_fixes.py), a run's end
         no longer lost to a fragment's request (server/streamlit_runs.py), and the allocator told to keep
-        fewer holes (server/memory.py); sessions whose browser has gone are closed and their
+        fewer holes (server/allocator.py); sessions whose browser has gone are closed and their
         memory given back (server/sessions.py)."""
         import torch
 

@@ -20,9 +20,10 @@ from lmcore.training.config import CELLS, LEVELS, TrainConfig
 from lmcore.training.counterfactual import changed_units, counterfactual, suggest_edit
 from lmcore.training.gradient_path import lstm_gradient_path, rnn_jacobian_norms
 from lmcore.training.lstm_trace import SIGNALS, trace_passage, unit_order
-from server.jobs import active_job, job_status
+from server.jobs import active_job
 from server.models import session_models
 from server.training import start_default_training, start_lm_training
+from ui.job_status import job_status, training_progress_text
 from ui.sections import show_parts
 from ui.charts import keyed_figure, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
@@ -79,12 +80,6 @@ def model_key(lm) -> str:
     return "" if lm is None else f"{lm.corpus_key}:{lm.config.key()}:{lm.steps_done}:{lm.selected_step}:{id(lm)}"
 
 
-def progress_text(job) -> str:
-    p = job.status
-    valid = "–" if p.valid_token_ppl is None else f"{p.valid_token_ppl:.1f}"
-    return tr("lstm.train.progress", step=p.step, total=p.total_steps, train=p.train_ppl, valid=valid, seconds=p.elapsed)
-
-
 def curve(history, floor):
     scored = [p for p in history if p.valid_token_ppl is not None]
     return training_curve_figure([p.step for p in history], [p.train_ppl for p in history],
@@ -131,7 +126,7 @@ def training_section(corpus, models, floor) -> TrainConfig:
                 st.caption(tr("lstm.train.stopped_msg", step=current.steps_done))
             plot(keyed_figure("curve", (model_key(current), floor, lang()), lambda: curve(current.history, floor)), key="lstm_curve")
             samples_section(current)
-    job = job_status("lstm", describe=progress_text)
+    job = job_status("lstm", describe=training_progress_text)
     if job is not None and job.state == "done" and job.result:
         st.success(tr("lstm.train.done", seconds=job.elapsed, ppl=job.result[-1].valid_ppl or float("nan")))
     return config

@@ -19,8 +19,9 @@ from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factoris
 from lmcore.seq2seq.tasks import MAX_SOURCE_LEN, TASKS, parse_source, sample_pairs, target_of
 from lmcore.seq2seq.training import Seq2SeqRecipe
 from lmcore.seq2seq.vocab import EOS_ID, decode
-from server.jobs import job_status, owner_id
-from server.training import seq2seq_store, start_seq2seq_training
+from server.owner import owner_id
+from server.training import start_seq2seq_training, trained_seq2seq
+from ui.job_status import job_status
 from ui.sections import show_parts
 from ui.charts import chart, plot
 from ui.state import labeller, lang, query_param, set_query_params, tr
@@ -38,7 +39,7 @@ def _models(task: str) -> dict:
     """variant → (model, recipe, curve, shipped): this browser's own trained model, else the shipped one."""
     found = {}
     for variant in ATTENTIONS:
-        trained = seq2seq_store().get((owner_id(), task, variant))
+        trained = trained_seq2seq(owner_id(), task, variant)
         shipped = _shipped(task, variant)
         if trained is not None:
             found[variant] = (*trained, False)

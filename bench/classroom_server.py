@@ -11,13 +11,13 @@ from pathlib import Path
 
 from classroom_common import ROOT
 from streamlit_process import streamlit_process
-from server.memory import server_env
+from server.allocator import server_env
 
 
 @contextmanager
 def local_server(extra_env: dict[str, str] | None = None):
     """``streamlit run app.py`` on a free port (bench/streamlit_process.py), with the allocator
-    setting deploy/serve gives a server (server/memory.py ``server_env``) and ``extra_env`` (the server's
+    setting deploy/serve gives a server (server/allocator.py ``server_env``) and ``extra_env`` (the server's
     alone, e.g. an allocator to preload); yields (url, pid, log)."""
     with tempfile.NamedTemporaryFile("w+", prefix="classroom-server-", suffix=".log", delete=False) as log, \
             streamlit_process(ROOT, {**server_env(), **os.environ, **(extra_env or {})}, log,

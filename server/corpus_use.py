@@ -2,7 +2,7 @@
 a session that showed them is connected.
 
 An upload, or a sample with other settings (another tokenizer, say), is stored with everything made
-from it under its tags (server/models.py's ``corpus_tag``). Every script run records which tags its
+from it under its tags (``server.corpus_keys.corpus_tag``). Every script run records which tags its
 session shows (none for a built-in default: those stay, warm, for the next visitor). A session
 keeps the corpora it showed while it is connected (a student who goes back to a setting finds it
 built; the memory budget still evicts the least recently used). A janitor thread looks every few
@@ -23,15 +23,16 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 from lmcore.ngram.memory import release_freed_memory
 from ui.charts import forget_figures
 from server.corpus_worker import recycle_idle_workers
-from server.memory import SizedStore, freeze_long_lived
-from server.models import data_store
+from server.gc_freeze import freeze_long_lived
 from server.sessions import SessionUse, connected_sessions, start_sweeper
+from server.store import Store
+from server.stores import data_store
 
 
 class CorpusTracker:
     """Which sessions showed which corpus; ``sweep`` drops the corpora whose sessions all ended."""
 
-    def __init__(self, store_of: Callable[[], SizedStore]) -> None:
+    def __init__(self, store_of: Callable[[], Store]) -> None:
         self.store_of = store_of  # looked up at each drop: the store may have been made anew
         self.use = SessionUse()
 
@@ -54,7 +55,7 @@ class CorpusTracker:
 def release_memory() -> None:
     """When no session is connected (a class has left): replace corpus workers that built an upload by
     fresh ones, drop the shared figures (ui/charts.py), collect garbage and hide what is left from later
-    collections (``server.memory.freeze_long_lived``; outside a real server, AppTest, only collect), and
+    collections (``server.gc_freeze.freeze_long_lived``; outside a real server, AppTest, only collect), and
     return free heap pages to the OS (glibc), so RSS falls. Not while anyone is connected: a full
     collection holds the GIL for most of a second here, and every student's page would wait for it."""
     connected = connected_sessions()

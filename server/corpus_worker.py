@@ -38,7 +38,7 @@ from lmcore.corpus.stats import overview
 from lmcore.ngram import NgramCounts, count_ngrams, largest_order_within
 from lmcore.samples import load_sample
 from server.env import env_number
-from server.memory import limit_heap_fragmentation
+from server.allocator import limit_heap_fragmentation
 
 TASKS_PER_WORKER = 8
 SMALL_UPLOAD_BYTES = 512 * 1024  # an upload up to this size goes to the small texts' lane

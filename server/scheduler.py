@@ -1,7 +1,11 @@
 """One process-wide queue for heavy work (training runs): a fixed number run at once, the rest wait.
 
-Plain threads, no Streamlit: a page submits a function, the scheduler runs it on one of its
-``workers`` threads when its turn comes, and the page polls the :class:`Job` it got back. Rules:
+Plain threads, no Streamlit: a page submits a :class:`JobSpec` (a kind and plain, serialisable
+parameters), the scheduler runs the runner registered for that kind (:class:`Runners`) on one of its
+``workers`` threads when its turn comes, and the page polls the :class:`Job` it got back. A runner
+finds what it needs from the parameters (a corpus's token lists in the data store, say), so a spec can
+cross a process boundary: a queue of another back end (RQ, workers on other machines) takes the same
+specs and runners. Rules:
 - at most one running job per owner (a browser), and one active (queued or running) job per owner
   and kind: asking again for a kind already active returns that job, unless that job was started
   automatically (a page's default model) and the owner now asks explicitly: then the automatic
@@ -34,17 +38,54 @@ class SchedulerBusy(RuntimeError):
     """The queue is full: try again later."""
 
 
+@dataclass(frozen=True)
+class JobSpec:
+    """What to run: the runner's ``kind`` and its ``params`` (plain data: strings, numbers, lists and
+    dicts of them, so the spec can be serialised for another back end's queue)."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+Runner = Callable[["JobContext"], Any]
+
+
+class Runners:
+    """Which function runs each kind of job (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._runners: dict[str, Runner] = {}
+
+    def register(self, kind: str, runner: Runner) -> None:
+        """``runner(context)`` runs the jobs of ``kind`` (registering a kind again replaces its runner)."""
+        with self._lock:
+            self._runners[kind] = runner
+
+    def get(self, kind: str) -> Runner:
+        """The runner of ``kind``; ``KeyError`` when none is registered."""
+        with self._lock:
+            if kind not in self._runners:
+                raise KeyError(f"no runner for jobs of kind {kind!r}")
+            return self._runners[kind]
+
+
+RUNNERS = Runners()  # the process's runners (each module that defines a kind registers its own)
+
+
+def register_runner(kind: str, runner: Runner) -> None:
+    """Register ``runner`` for the jobs of ``kind`` in the process's :data:`RUNNERS`."""
+    RUNNERS.register(kind, runner)
+
+
 @dataclass
 class Job:
     """One submitted run. ``progress`` is in [0, 1]; ``status`` is the run's latest report payload."""
 
     id: int
     owner: str
-    kind: str
+    spec: JobSpec
     estimate: float
-    fn: Callable[[JobContext], Any] | None = field(repr=False)  # None once it can no longer run: the
-    # data it closes over (a corpus, say) is not kept alive by the finished job's record
-    params: dict[str, Any] = field(default_factory=dict)
     state: str = QUEUED
     progress: float = 0.0
     status: Any = None
@@ -56,6 +97,14 @@ class Job:
     submitted: float = field(default_factory=time.monotonic)
     started: float | None = None
     finished: float | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.spec.kind
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.spec.params
 
     @property
     def active(self) -> bool:
@@ -79,16 +128,18 @@ class Job:
 
 
 class JobContext:
-    """What a running job sees: report progress, and ask whether it should stop."""
+    """What a running job sees: its owner and parameters; report progress, ask whether to stop."""
 
-    def __init__(self, job: Job, deadline: float) -> None:
-        self._job, self._deadline = job, deadline
+    def __init__(self, job: Job, deadline: float, on_change: Callable[[Job], None] = lambda job: None) -> None:
+        self._job, self._deadline, self._on_change = job, deadline, on_change
+        self.owner, self.params = job.owner, job.spec.params
 
     def report(self, fraction: float, status: Any = None) -> bool:
         """Record progress (and a payload the page shows); True when the run should stop now."""
         self._job.progress = min(max(float(fraction), 0.0), 1.0)
         if status is not None:
             self._job.status = status
+        self._on_change(self._job)
         return self.should_stop()
 
     def should_stop(self) -> bool:
@@ -98,14 +149,17 @@ class JobContext:
 
 
 class Scheduler:
-    """``workers`` runs at once; each capped at ``time_cap`` seconds; at most ``max_queue`` waiting."""
+    """``workers`` runs at once; each capped at ``time_cap`` seconds; at most ``max_queue`` waiting.
+    ``on_change(job)`` is called whenever a job is queued, starts, reports, is stopped or ends (it
+    publishes the job's status where pages read it: ``server.job_queue``)."""
 
     def __init__(self, workers: int, time_cap: float = 300.0, max_queue: int = 400,
-                 keep_seconds: float = 1800.0, per_owner: int = 4) -> None:
+                 keep_seconds: float = 1800.0, per_owner: int = 4, runners: Runners = RUNNERS,
+                 on_change: Callable[[Job], None] = lambda job: None) -> None:
         if workers < 1:
             raise ValueError("workers must be >= 1")
         self.workers, self.time_cap, self.max_queue, self.keep_seconds = workers, time_cap, max_queue, keep_seconds
-        self.per_owner = per_owner
+        self.per_owner, self.runners, self.on_change = per_owner, runners, on_change
         self._lock = threading.Condition()
         self._queue: deque[Job] = deque()
         self._jobs: dict[int, Job] = {}
@@ -113,12 +167,13 @@ class Scheduler:
         self._threads: list[threading.Thread] = []
 
     # ------------------------------------------------------------------ submitting and stopping
-    def submit(self, owner: str, kind: str, fn: Callable[[JobContext], Any], estimate: float = 30.0,
-               automatic: bool = False, **params: Any) -> Job:
-        """Queue ``fn(context)`` for ``owner``. If the owner already has an active job of this kind,
-        that job is returned unchanged, unless it is ``automatic`` and this one is not: then it is
+    def submit(self, owner: str, spec: JobSpec, estimate: float = 30.0, automatic: bool = False) -> Job:
+        """Queue ``spec`` for ``owner``. If the owner already has an active job of this kind, that
+        job is returned unchanged, unless it is ``automatic`` and this one is not: then it is
         stopped and this one queued. ``SchedulerBusy`` when the queue (or the owner's share of it)
-        is full."""
+        is full; ``KeyError`` when no runner is registered for the kind."""
+        kind = spec.kind
+        self.runners.get(kind)
         with self._lock:
             self._forget_old()
             mine = [j for j in self._jobs.values() if j.owner == owner and j.active and not j.stop_requested]
@@ -129,9 +184,10 @@ class Scheduler:
                 raise SchedulerBusy(f"{len(self._queue)} runs are waiting")
             if current is not None:
                 self._stop_locked(current)
-            job = Job(next(self._ids), owner, kind, float(estimate), fn, dict(params), automatic=automatic)
+            job = Job(next(self._ids), owner, spec, float(estimate), automatic=automatic)
             self._jobs[job.id] = job
             self._queue.append(job)
+            self.on_change(job)
             self._start_workers()
             self._lock.notify_all()
             return job
@@ -145,11 +201,13 @@ class Scheduler:
         job.stop_requested = True
         if job.state == QUEUED:
             self._queue.remove(job)
-            job.state, job.finished, job.fn = CANCELLED, time.monotonic(), None
+            job.state, job.finished = CANCELLED, time.monotonic()
+        self.on_change(job)
         self._lock.notify_all()
 
     # ------------------------------------------------------------------ reading
     def active_job(self, owner: str, kind: str | None = None) -> Job | None:
+        """The owner's active (queued or running) job, of ``kind`` when given."""
         with self._lock:
             return next((j for j in self._jobs.values()
                          if j.owner == owner and j.active and (kind is None or j.kind == kind)), None)
@@ -180,10 +238,6 @@ class Scheduler:
                 finish.sort()
                 finish[0] += min(queued.estimate, self.time_cap)
             return min(finish) if finish else 0.0
-
-    def counts(self) -> dict[str, int]:
-        with self._lock:
-            return {"queued": len(self._queue), "running": sum(j.state == RUNNING for j in self._jobs.values())}
 
     def wait(self, job: Job, timeout: float | None = None) -> bool:
         """Block until the job is no longer active (tests, benches); True if it finished in time."""
@@ -237,18 +291,19 @@ class Scheduler:
                     self._lock.wait()
                 self._queue.remove(job)
                 job.state, job.started = RUNNING, time.monotonic()
-            context = JobContext(job, job.started + self.time_cap)
+                self.on_change(job)
+            context = JobContext(job, job.started + self.time_cap, self.on_change)
             try:
-                result, state, error = job.fn(context), DONE, None
+                result, state, error = self.runners.get(job.kind)(context), DONE, None
             except Exception as exc:  # the job failed: its owner sees the message, others are unaffected
                 result, state = None, FAILED
                 error = f"{type(exc).__name__}: {exc}"
                 traceback.print_exc()
             with self._lock:
                 job.result, job.state, job.error, job.finished = result, state, error, time.monotonic()
-                job.fn = None
                 if state == DONE:
                     job.progress = 1.0
+                self.on_change(job)
                 self._lock.notify_all()
 
     def _next_runnable(self) -> Job | None:

@@ -19,7 +19,7 @@ Started once per process (app.py's ``configure_process``), on one daemon thread:
    the first Chinese student of a class, pays them otherwise;
 5. the Chinese and synthetic samples with their counts and shipped models, each when the server is idle;
 6. once the server is idle again, everything made so far is hidden from the garbage collector
-   (``server.memory.freeze_long_lived``): a full collection then visits only what sessions made since.
+   (``server.gc_freeze.freeze_long_lived``): a full collection then visits only what sessions made since.
 It gives way to the pages: before each module and each step it waits (up to a few seconds) until no
 script run is going on (app.py runs inside :func:`script_run`) and none ended in the last
 ``AFTER_RUN_SECONDS`` (the browser draws the page then, on the same few cores), so a visitor who
@@ -153,17 +153,19 @@ def _sample_defaults(name: str) -> None:
     """A built-in sample at its default settings, its n-gram counts and its shipped recurrent models,
     in the shared stores under the sidebar's key (kept for everyone, never dropped)."""
     from lmcore.samples import default_settings, load_sample
-    from server.models import data_store, model_registry, shared_counts
+    from server.corpus_keys import corpus_key
+    from server.models import shared_counts, shipped_models
     from server.recurrent_models import LSTM, RNN
-    from ui.sidebar import corpus_key, corpus_nbytes
+    from server.sizes import nbytes
+    from server.stores import data_store
 
     settings = default_settings(name)
-    corpus = data_store().get_or_build(corpus_key(name, settings), lambda: load_sample(name, settings), corpus_nbytes)
+    corpus = data_store().get_or_build(corpus_key(name, settings), lambda: load_sample(name, settings), nbytes)
     shared_counts(corpus)
     for split in ("valid", "test"):
         corpus.mapped(split)  # memoised on the corpus: made now, not in a student's run
     for config in (RNN, LSTM):
-        model_registry().shipped(corpus.key, config)
+        shipped_models().get(corpus.key, config)
 
 
 def _english_defaults() -> None:
@@ -180,7 +182,7 @@ def _other_samples() -> None:
 
 
 def _freeze_long_lived() -> None:
-    from server.memory import freeze_long_lived
+    from server.gc_freeze import freeze_long_lived
     from server.sessions import connected_sessions
 
     _give_way(heavy=True)

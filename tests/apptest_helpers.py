@@ -15,7 +15,7 @@ APP = str(ROOT / "app.py")
 
 
 def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | None = None) -> AppTest:
-    """Run app.py, switch to ``pages/<stem>.py`` in language ``lang`` and return the finished AppTest."""
+    """Run app.py, switch to ``app_pages/<stem>.py`` in language ``lang`` and return the finished AppTest."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.session_state["lang"] = lang
     for name, value in (query or {}).items():
@@ -56,7 +56,7 @@ def errors(at: AppTest) -> list[str]:
 
 def finish_jobs(at: AppTest, timeout: float = 600) -> AppTest:
     """Let every queued training run finish (they run on the app's scheduler threads), then rerun."""
-    from server.jobs import scheduler
+    from server.job_queue import scheduler
 
     assert scheduler().wait_idle(timeout), "training runs did not finish"
     return at.run()

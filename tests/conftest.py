@@ -23,7 +23,7 @@ def no_training_left_running_at_exit():
     """Runs that pages queued in AppTest go on in the scheduler's threads; a thread still inside
     torch when the interpreter exits aborts the process ("terminate called ..."). Stop them first."""
     yield
-    from server.jobs import scheduler
+    from server.job_queue import scheduler
 
     sched = scheduler()
     sched.stop_all()

@@ -1,5 +1,5 @@
 """Is a 5 MB block mapped on its own after a 16 MB block was freed? glibc's dynamic threshold says
-no; server/memory.py's limit_heap_fragmentation (from 4 MB up) says yes. As a script, prints ``mapped_alone: True|False``.
+no; server/allocator.py's limit_heap_fragmentation (from 4 MB up) says yes. As a script, prints ``mapped_alone: True|False``.
 Used by tests/test_heap.py (a corpus worker runs ``mapped_alone``; the script, without the limit, is the control)."""
 import ctypes
 

@@ -11,8 +11,10 @@ from lmcore.seeding import GeneratorDropout, build_seeded, generator, init_param
 from lmcore.synthetic import synthetic_text
 from lmcore.training.config import TrainConfig
 from lmcore.training.loop import train_sentences
-from lmcore.training.registry import ModelRegistry, model_nbytes
-from server.memory import SizedStore, TooLarge
+from lmcore.training.registry import ShippedModels
+from server.owner_models import OwnerModels
+from server.sizes import nbytes
+from server.store import InProcessStore
 
 SMALL = TrainConfig(embed_dim=8, hidden_size=12, steps=12, batch_size=8, eval_every=6, report_every=3)
 
@@ -56,57 +58,28 @@ def test_two_runs_at_once_with_the_same_seed_equal_a_run_alone(corpus):
     assert not torch.equal(_train(corpus, config.with_(seed=8)).model.embed.weight, alone.model.embed.weight)
 
 
-def test_registry_under_concurrent_writers_and_readers_keeps_owners_apart(corpus):
+def test_owner_models_under_concurrent_writers_and_readers_keep_owners_apart(corpus):
     lm = _train(corpus, SMALL)
-    registry = ModelRegistry(capacity_bytes=model_nbytes(lm) * 50, loader=lambda key, config: None)
+    store, shipped = InProcessStore(nbytes(lm) * 50), ShippedModels(loader=lambda key, config: None)
 
     def worker(i):
-        owner = f"owner{i % 5}"
+        models = OwnerModels(store, shipped, f"owner{i % 5}")
         for seed in range(40):
             model = type(lm)(lm.model, lm.table, SMALL.with_(seed=seed), corpus_key=f"corpus{i % 5}")
-            registry.put(owner, model)
-            for found in registry.for_corpus(owner, f"corpus{i % 5}"):
+            models.put(model)
+            for found in models.for_corpus(f"corpus{i % 5}"):
                 assert found.corpus_key == f"corpus{i % 5}"
-            registry.pick(owner, f"corpus{i % 5}", "lstm")
-            assert registry.for_corpus(owner, "corpus-of-nobody") == []
+            models.pick(f"corpus{i % 5}", "lstm")
+            assert models.for_corpus("corpus-of-nobody") == []
 
     assert _run_threads(worker, 10) == []
-    assert registry.nbytes <= registry.capacity_bytes
+    assert store.nbytes <= store.budget
     for i in range(5):  # every owner sees only its own corpus's models
-        assert {m.corpus_key for m in registry.for_corpus(f"owner{i}", f"corpus{i}")} <= {f"corpus{i}"}
-        assert registry.for_corpus(f"owner{i}", f"corpus{(i + 1) % 5}") == []
-
-
-def test_sized_store_builds_each_key_once_under_contention_and_stays_in_budget():
-    store, builds, lock = SizedStore(budget=1000, item_share=0.5), [], threading.Lock()
-
-    def build(key):
-        def make():
-            with lock:
-                builds.append(key)
-            return key
-        return make
-
-    def worker(i):
-        for n in range(200):
-            key = (i + n) % 12
-            assert store.get_or_build(key, build(key), lambda value: 100) == key
-            assert store.nbytes <= 1000
-
-    assert _run_threads(worker, 8) == []
-    assert store.nbytes <= 1000 and len(store) <= 10
-    assert len(builds) >= 12  # evicted keys are rebuilt later; never two builds of one key at once
-
-
-def test_sized_store_evicts_least_recently_used_by_size_and_refuses_oversized_items():
-    store = SizedStore(budget=100, item_share=0.6)
-    store.put("a", "A", 40)
-    store.put("b", "B", 40)
-    assert store.get("a") == "A"  # a is now the most recently used
-    store.put("c", "C", 50)  # 130 > 100: b goes first
-    assert "b" not in store and store.get("a") == "A" and store.get("c") == "C" and store.nbytes == 90
-    with pytest.raises(TooLarge):
-        store.put("d", "D", 61)
+        models = OwnerModels(store, shipped, f"owner{i}")
+        assert {m.corpus_key for m in models.for_corpus(f"corpus{i}")} <= {f"corpus{i}"}
+        assert models.for_corpus(f"corpus{(i + 1) % 5}") == []
+        other = OwnerModels(store, shipped, f"owner{(i + 1) % 5}")
+        assert other.for_corpus(f"corpus{i}") == []
 
 
 def test_seeded_initialisation_follows_torch_defaults_without_the_global_rng():
@@ -153,22 +126,22 @@ def test_generator_dropout_is_reproducible_unbiased_and_off_in_eval():
 def test_a_corpus_nobody_shows_any_more_is_dropped_with_everything_made_from_it():
     from server.corpus_use import CorpusTracker
 
-    store = SizedStore(budget=1000)
-    store.put(("corpus", "a"), "A", 10, tag="upload:a")
-    store.put(("counts", "a"), "counts A", 10, tag="text:a")
-    store.put(("corpus", "b"), "B", 10, tag="upload:b")
-    store.put(("corpus", "english"), "E", 10)
+    store = InProcessStore(budget=1000)
+    store.put("corpus:a", "A", 10, tags=["upload:a"])
+    store.put("counts:a", "counts A", 10, tags=["text:a"])
+    store.put("corpus:b", "B", 10, tags=["upload:b"])
+    store.put("corpus:english", "E", 10)
     tracker, live = CorpusTracker(lambda: store), {"s1", "s2"}
     tracker.touch("s1", "upload:a", "text:a")
     tracker.touch("s2", "upload:a", "text:a")
     tracker.touch("s3", "upload:b")
     assert tracker.sweep(live.__contains__) == ["upload:b"]  # s3 has gone
-    assert ("corpus", "b") not in store and ("corpus", "a") in store and ("counts", "a") in store
+    assert "corpus:b" not in store and "corpus:a" in store and "counts:a" in store
     live.discard("s1")
     assert tracker.sweep(live.__contains__) == []  # s2 still shows upload a
     tracker.touch("s2", "upload:c")  # s2 switched to another upload: it keeps a while connected
     assert tracker.sweep(live.__contains__) == []
     live.discard("s2")
     assert sorted(tracker.sweep(live.__contains__)) == ["text:a", "upload:a", "upload:c"]
-    assert ("corpus", "a") not in store and ("counts", "a") not in store and store.get(("corpus", "english")) == "E"
+    assert "corpus:a" not in store and "counts:a" not in store and store.get("corpus:english") == "E"
     assert store.nbytes == 10

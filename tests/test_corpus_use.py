@@ -2,13 +2,11 @@
 lowercasing off) is stored with everything made from it under its tags, kept while the session that
 showed it is connected, and dropped when it has ended; the built-in default and what is made from
 it stay."""
-from tests.apptest_helpers import errors, run_page, setting
+from lmcore.samples import default_settings
+from server.corpus_keys import built_tag, corpus_key, corpus_tag
 from server.corpus_use import corpus_tracker
-from server.models import data_store
-
-
-def tagged_keys(store, prefix: str) -> list:
-    return [key for key, tag in list(store._tags.items()) if str(tag).startswith(prefix)]
+from server.stores import data_store
+from tests.apptest_helpers import errors, run_page, setting
 
 
 def test_a_sample_with_other_settings_is_dropped_when_its_session_has_ended():
@@ -19,9 +17,10 @@ def test_a_sample_with_other_settings_is_dropped_when_its_session_has_ended():
     assert errors(at) == []
     variant = at.session_state["corpus"]
     assert variant.key != default_key
-    made_from_variant = tagged_keys(store, "corpus:" + variant.key)
-    assert any(key[0] == "counts" for key in made_from_variant)  # the page counted n-grams of it
-    assert any(key[0] == "corpus" for key in tagged_keys(store, "built:"))
+    made_from_variant = store.tagged(corpus_tag(variant))
+    assert any(key.startswith("counts:") for key in made_from_variant)  # the page counted n-grams of it
+    variant_key = corpus_key("english", variant.settings)
+    assert store.tagged(built_tag(variant_key)) == [variant_key]
 
     at.sidebar.checkbox(key=setting(at, "lowercase")).check().run()
     assert at.session_state["corpus"].key == default_key
@@ -29,6 +28,6 @@ def test_a_sample_with_other_settings_is_dropped_when_its_session_has_ended():
     assert all(key in store for key in made_from_variant)  # kept for it: it may go back
     corpus_tracker().sweep(lambda session_id: False)  # the session has ended
     assert not [key for key in made_from_variant if key in store]
-    assert ("corpus", "english", variant.settings, 0, "") not in store
-    assert any(key[:2] == ("corpus", "english") for key in list(store._items))  # the default stays
-    assert any(key[0] == "counts" for key in tagged_keys(store, "corpus:" + default_key))  # and its counts
+    assert variant_key not in store
+    assert corpus_key("english", default_settings("english")) in store  # the default stays
+    assert any(key.startswith("counts:") for key in store.tagged(corpus_tag(default_key)))  # and its counts

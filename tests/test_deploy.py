@@ -27,7 +27,7 @@ from lmcore.i18n import t
 from tests.browser_server import screenshot, wait_for_app
 from streamlit_process import free_port  # noqa: E402  (bench/, on the path since tests.browser_server)
 from classroom_browser import COUNT_RUNS  # noqa: E402  (bench/: counts the script runs a page starts)
-from server.memory import JEMALLOC_CONF, server_env
+from server.allocator import JEMALLOC_CONF, server_env
 from ui.navigation import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,7 +188,7 @@ def test_replicas_start_with_the_server_allocator_setting_unless_the_caller_set_
     assert serve.replica_env(2)["MALLOC_ARENA_MAX"] == "2"
     monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
     assert serve.replica_env(2)["MALLOC_ARENA_MAX"] == "4"
-    from server import memory
+    from server import allocator as memory
 
     monkeypatch.setattr(memory, "jemalloc_path", lambda: "/lib/libjemalloc.so.2")
     for name in ("LD_PRELOAD", "PYTHONMALLOC", "MALLOC_CONF"):
@@ -404,7 +404,7 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
 
 
 def test_a_failed_jemalloc_install_is_reported_and_the_class_still_starts(monkeypatch, capsys):
-    from server import memory
+    from server import allocator as memory
 
     def failing_install(package):
         raise subprocess.CalledProcessError(100, ["apt-get", "install", package])

@@ -4,7 +4,7 @@ import pytest
 
 from server.corpus_worker import worker_count
 from server.env import env_number
-from server.jobs import time_cap, training_slots
+from server.env import time_cap, training_slots
 from server.sessions import reconnect_seconds
 
 

@@ -1,4 +1,4 @@
-"""server/memory.py's freeze_long_lived: what is alive when it runs is out of later collections' sight, a
+"""server/gc_freeze.py's freeze_long_lived: what is alive when it runs is out of later collections' sight, a
 cycle among those objects is still collected by its next call, and only a real server freezes (the
 test process's own collector is left alone). Each freeze runs in a subprocess: a frozen pytest
 process would keep the cycles of every test after it."""
@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = """
 import gc, sys, weakref
 sys.path.insert(0, {root!r})
-from server.memory import freeze_long_lived
+from server.gc_freeze import freeze_long_lived
 
 class Node:
     pass

@@ -1,4 +1,4 @@
-"""server/memory.py's allocator settings are what it says and are applied where it says: what
+"""server/allocator.py's allocator settings are what it says and are applied where it says: what
 ``limit_heap_fragmentation`` asks of glibc (and when it does not), that a corpus worker runs it, and
 that a process started with ``server_env`` runs on jemalloc with two glibc heaps. How much memory
 glibc, CPython or jemalloc then give back is theirs to test (bench/classroom_load.py measures it).
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server import memory
+from server import allocator as memory
 
 ROOT = Path(__file__).resolve().parent.parent
 M_MMAP_THRESHOLD = -3  # glibc's malloc.h

@@ -190,11 +190,11 @@ def test_md_text_breaks_latex_emoji_and_colour_directives():
 @pytest.mark.parametrize("stem", ["ngram", "chain_rule", "corpus"])
 def test_a_tiny_memory_budget_gives_messages_and_is_never_exceeded(stem, monkeypatch):
     from lmcore.i18n import catalogue
-    from server.models import data_store, model_registry
+    from server.stores import data_store, model_store
 
     monkeypatch.setenv("LMLAB_MEMORY_MB", "3")
     data_store.clear()
-    model_registry.clear()
+    model_store.clear()
     try:
         at = run_page(stem, "en")
         assert errors(at) == []
@@ -206,4 +206,4 @@ def test_a_tiny_memory_budget_gives_messages_and_is_never_exceeded(stem, monkeyp
             assert any(text.startswith(p) for text in said for p in prefixes), said
     finally:
         data_store.clear()
-        model_registry.clear()
+        model_store.clear()

@@ -61,7 +61,7 @@ def thread_kind(name: str) -> str:
 
 
 def _idle() -> None:
-    from server.jobs import scheduler
+    from server.job_queue import scheduler
 
     assert scheduler().wait_idle(600), "training runs of an earlier test did not finish"
 
@@ -95,7 +95,7 @@ def test_no_page_trains_when_it_first_opens_on_a_built_in_corpus(monkeypatch, co
 def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeypatch):
     """The check above can fail: on a synthetic corpus of another size (no shipped model) the LSTM
     page queues the default model, and its steps run on a scheduler thread, not in the script run."""
-    from server.jobs import scheduler
+    from server.job_queue import scheduler
 
     _idle()
     with training_steps(monkeypatch) as steps:
@@ -112,8 +112,8 @@ def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeyp
 @pytest.mark.parametrize("stem, part", [("rnn_bptt", "step"), ("gradients", "connectivity")])
 def test_the_runs_a_page_starts_on_its_own_are_marked_automatic(stem, part):
     """Runs a page queues by itself (no click) are ``automatic``: a click replaces them, and they
-    are stopped when the browser leaves (server/jobs.py); a run the student asked for is never."""
-    from server.jobs import scheduler
+    are stopped when the browser leaves (server/presence.py); a run the student asked for is never."""
+    from server.job_queue import scheduler
 
     _idle()
     at = run_page(stem, "en", query={"corpus": "synthetic", "sents": "400", "part": part})  # a part that needs a model

@@ -18,7 +18,7 @@ from tests.browser_server import wait_for_app
 def no_time_cap(monkeypatch):
     """However busy the machine, a test's run is never cut by the server's time cap (it would end
     "timed out" instead of "done": an outcome that depends on the load)."""
-    from server.jobs import scheduler
+    from server.job_queue import scheduler
 
     monkeypatch.setattr(scheduler(), "time_cap", 1e6)
 

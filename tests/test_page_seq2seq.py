@@ -15,7 +15,7 @@ from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, text
 @pytest.fixture(autouse=True)
 def no_time_cap(monkeypatch):
     """A training run in a test is never cut by the server's time cap, however busy the machine."""
-    from server.jobs import scheduler
+    from server.job_queue import scheduler
 
     monkeypatch.setattr(scheduler(), "time_cap", 1e6)
 

@@ -9,7 +9,7 @@ from lmcore.samples import SAMPLES
 from lmcore.training.steps import total_steps
 from tests.apptest_helpers import each_part, errors, finish_jobs, run_page, show_part
 from tests.test_instant_pages import assert_nothing_to_fetch
-from server.jobs import scheduler
+from server.job_queue import scheduler
 
 CHARTS = {"rnn_bptt": 5, "gradients": 9}  # everything each page draws, over all its parts (tabs)
 

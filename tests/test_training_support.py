@@ -11,8 +11,11 @@ from lmcore.samples import load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.loop import replace_singletons, singleton_ids, train_sentences
 from lmcore.training.persist import from_bytes, to_bytes
-from lmcore.training.registry import ModelRegistry, model_nbytes
+from lmcore.training.registry import ShippedModels
 from lmcore.training.tokens import build_table
+from server.owner_models import OwnerModels
+from server.sizes import nbytes
+from server.store import InProcessStore
 
 SMALL = TrainConfig(embed_dim=8, hidden_size=8, steps=5, eval_every=5)
 
@@ -49,19 +52,22 @@ def test_persist_round_trip_and_registry(corpus):
     np.testing.assert_allclose(half.distribution(["the"]), lm.distribution(["the"]), atol=1e-3)
     assert same.history == lm.history and same.selected_step == lm.selected_step
 
-    shipped = {(corpus.key, SMALL.key()): half}
-    one_model = model_nbytes(lm)
-    registry = ModelRegistry(capacity_bytes=one_model, loader=lambda key, config: shipped.get((key, config.key())))
-    assert registry.get("alice", corpus.key, SMALL) is half and registry.is_shipped(half)
-    assert registry.pick("alice", corpus.key, "lstm", defaults=[SMALL]) is half
-    assert registry.pick("alice", corpus.key, "rnn", defaults=[SMALL]) is None
-    registry.put("alice", lm)  # trained here: preferred over the shipped file, by its owner only
-    assert registry.get("alice", corpus.key, SMALL) is lm and not registry.is_shipped(lm)
-    assert registry.get("bob", corpus.key, SMALL) is half and registry.for_corpus("bob", corpus.key) == []
+    files = {(corpus.key, SMALL.key()): half}
+    loads = []
+    shipped = ShippedModels(loader=lambda key, config: loads.append(key) or files.get((key, config.key())))
+    store = InProcessStore(nbytes(lm), item_share=1.0)  # room for one model
+    alice, bob = OwnerModels(store, shipped, "alice"), OwnerModels(store, shipped, "bob")
+    assert alice.get(corpus.key, SMALL) is half and alice.is_shipped(half)
+    assert alice.pick(corpus.key, "lstm", defaults=[SMALL]) is half
+    assert alice.pick(corpus.key, "rnn", defaults=[SMALL]) is None
+    alice.put(lm)  # trained here: preferred over the shipped file, by its owner only
+    assert alice.get(corpus.key, SMALL) is lm and not alice.is_shipped(lm)
+    assert bob.get(corpus.key, SMALL) is half and bob.for_corpus(corpus.key) == []
     other = same.__class__(same.model, same.table, SMALL.with_(seed=9), corpus_key=corpus.key)
-    registry.put("alice", other)
-    assert registry.trained("alice", corpus.key, SMALL) is None  # room for one model: the oldest was dropped
-    assert registry.pick("alice", corpus.key, "lstm") is other and registry.nbytes == model_nbytes(other)
+    alice.put(other)
+    assert alice.get(corpus.key, SMALL) is half  # room for one model: the oldest was dropped
+    assert alice.for_corpus(corpus.key) == [other] and store.nbytes == nbytes(other)
+    assert loads == [corpus.key]  # the shipped file was read once
 
 
 def test_activation_html_escapes_every_token():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import types
 from pathlib import Path
 
 import pytest
@@ -60,22 +61,23 @@ def test_a_failing_run_still_lets_the_warm_up_go_on(monkeypatch):
 @pytest.mark.parametrize("name", ["english", "chinese", "synthetic"])
 def test_the_warm_up_stores_each_sample_s_corpus_counts_and_shipped_models(name):
     from lmcore.samples import SAMPLES
-    from server.models import data_store, model_registry, shared_counts
+    from server.corpus_keys import corpus_key
+    from server.models import count_order, counts_key, shared_counts, shipped_models
     from server.recurrent_models import LSTM, RNN
-    from ui.sidebar import corpus_key
+    from server.stores import data_store
 
     assert {"english", *warmup.SAMPLES_LATER} == set(SAMPLES)  # every sample is warmed
     warmup._sample_defaults(name)
     settings = default_settings(name)
     stored = data_store().get(corpus_key(name, settings))  # under the key the sidebar reads
     assert stored is not None and stored.key == load_sample(name, settings).key
-    assert any(key[:2] == ("counts", stored.key) for key in list(data_store()._items))
+    assert counts_key(stored, count_order(stored)) in data_store()
     assert {"valid", "test"} <= set(stored._mapped)  # mapped now, not in a student's first run
     counts = shared_counts(stored)  # read from the store: the very object the warm-up built
     assert counts is shared_counts(stored) and counts.max_order >= 3
     if name == "english":
-        registry = model_registry()
-        assert all(registry.shipped(stored.key, config) is not None for config in (RNN, LSTM))
+        shipped = shipped_models()
+        assert all(shipped.get(stored.key, config) is not None for config in (RNN, LSTM))
 
 
 def test_heavy_imports_wait_for_an_idle_server_however_long(monkeypatch):
@@ -84,7 +86,10 @@ def test_heavy_imports_wait_for_an_idle_server_however_long(monkeypatch):
     imported = []
     monkeypatch.setattr(warmup, "GIVE_WAY_SECONDS", 0.0)  # the light steps' patience does not apply
     monkeypatch.setattr(warmup, "IDLE_SECONDS", 600.0)
-    monkeypatch.setattr(warmup.importlib, "import_module", imported.append)
+    # The warm-up's own importlib only (patching importlib.import_module itself breaks other threads'
+    # imports), and only this test's thread counts: an app run earlier in this process started a warm-up too.
+    monkeypatch.setattr(warmup, "importlib", types.SimpleNamespace(
+        import_module=lambda name: imported.append(name) if threading.current_thread() is waiter else None))
     with warmup.script_run():
         pass
     waiter = threading.Thread(target=warmup._import_heavy, daemon=True)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import sys
 from collections.abc import Callable, Collection
 
 import streamlit as st
@@ -13,21 +12,17 @@ from lmcore.corpus.bytes_to_text import decode_bytes
 from lmcore.corpus.limits import APP_LIMITS
 from lmcore.i18n import LANGUAGE_NAMES, LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
-from server.corpus_worker import build_sample, build_upload
-from server.memory import TooLarge, deep_list_nbytes
-from server.models import corpus_tag, data_store, keep_built
+from server.corpus_keys import built_tag, corpus_key, corpus_tag
 from server.corpus_use import track_corpus
-from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
+from server.corpus_worker import build_sample, build_upload
+from server.models import keep_built, too_large_text
+from server.sizes import nbytes
+from server.store import TooLarge
+from server.stores import data_store
 from server.streamlit_fixes import uploader_texts_css
+from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
 
 SYNTHETIC_SIZES = range(200, 20001, 200)
-
-
-def corpus_nbytes(corpus: Corpus) -> int:
-    """Bytes a built corpus holds: its text, its token lists (raw and unk-mapped), its types."""
-    lists = deep_list_nbytes(corpus.sentences) * 2 + 3 * sys.getsizeof([]) * 2
-    types = sum(49 + len(w) for w in corpus.vocab.counts) if hasattr(corpus.vocab, "counts") else 0
-    return sys.getsizeof(corpus.text) + lists + 2 * types
 
 
 def widget_key(name: str) -> str:
@@ -121,12 +116,6 @@ def _init_state() -> None:
         _on_source_change()
 
 
-def corpus_key(source: str, settings: CorpusSettings, n_synthetic: int = DEFAULT_SYNTHETIC_SENTENCES,
-               digest: str = "") -> tuple:
-    """The shared store's key of a corpus: its source, settings, synthetic size and upload digest."""
-    return ("corpus", source, settings, n_synthetic if source == "synthetic" else 0, digest)
-
-
 def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
     """The corpus for these settings: from the shared store, or built now with a progress bar."""
     upload = st.session_state.get("upload") if source == "upload" else None
@@ -153,11 +142,11 @@ def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
             placeholder.empty()
 
     if built_in:  # kept for everyone (never dropped)
-        corpus = data_store().get_or_build(key, build, corpus_nbytes)
+        corpus = data_store().get_or_build(key, build, nbytes)
         track_corpus()
         return corpus
-    tag = "built:" + repr(key[1:])  # an upload's bytes are in the key by their digest
-    corpus = data_store().get_or_build(key, build, corpus_nbytes, tag)
+    tag = built_tag(key)
+    corpus = data_store().get_or_build(key, build, nbytes, [tag])
     track_corpus(tag, corpus_tag(corpus))
     return corpus
 
@@ -213,7 +202,7 @@ def render_sidebar() -> Corpus:
         st.error(tr("sidebar.upload_failed", reason=tr(error.key, **error.fields)), icon=":material/warning:")
         corpus = _build("english", default_settings("english"), n_synthetic)
     except TooLarge as error:
-        st.error(tr("memory.too_large", needed=round(error.needed / 2**20), allowed=round(error.allowed / 2**20)), icon=":material/warning:")
+        st.error(too_large_text(error), icon=":material/warning:")
         corpus = _build("english", default_settings("english"), n_synthetic)
     if corpus.bounded:
         what = "; ".join(tr(f"limits.{name}", n=n, chars=APP_LIMITS.max_token_chars, sentence=APP_LIMITS.max_sentence_tokens,
