@@ -1,0 +1,102 @@
+"""An offline classroom (issue 39): behind a firewall the browser reaches the app's server and nothing
+else, so no page may ask any other origin for anything. Every page of the navigation is opened in
+both languages, and the n-gram page's projector view with its QR code, in Chromium; every request
+and WebSocket of the browser context (its pages, their iframes, workers) is recorded, and the test
+fails on any that leaves the server's origin (scheme, host and port), or on a console message saying
+a name did not resolve. Requests to other origins are answered as a firewall's DNS would
+(``net::ERR_NAME_NOT_RESOLVED``), so the test behaves the same with or without an internet link."""
+from __future__ import annotations
+
+from collections import Counter
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser_server import wait_for_app
+from ui.navigation import PAGES
+
+pytestmark = pytest.mark.browser
+NOT_NETWORK = ("data", "blob", "about")  # the browser makes these itself: no request leaves it
+QR_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPopoverBody"] img')]
+  .some(img => img.complete && img.naturalWidth > 0)"""
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with ws/wss counted as http/https and default ports filled in."""
+    parts = urlsplit(url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    return scheme, parts.hostname or "", parts.port or {"http": 80, "https": 443}.get(scheme)
+
+
+def page_paths() -> list[str]:
+    """The path of every page of the navigation (the default page lives at the root)."""
+    return ["/" if stem == "home" else f"/{url_path}" for stem, url_path, _ in PAGES]
+
+
+class Outside:
+    """What a browser context asked of origins other than ``server``: requests, WebSockets, and
+    console messages about names that did not resolve, each with the page that was open."""
+
+    def __init__(self, server: str) -> None:
+        self.server = origin(server)
+        self.opening = ""
+        self.found: list[str] = []
+
+    def leaves(self, url: str) -> bool:
+        return urlsplit(url).scheme not in NOT_NETWORK and origin(url) != self.server
+
+    def request(self, request) -> None:
+        if self.leaves(request.url):
+            self.found.append(f"{self.opening}: {request.resource_type} {request.url}")
+
+    def websocket(self, ws) -> None:
+        if self.leaves(ws.url):
+            self.found.append(f"{self.opening}: websocket {ws.url}")
+
+    def console(self, message) -> None:
+        if "ERR_NAME_NOT_RESOLVED" in message.text:
+            self.found.append(f"{self.opening}: console {message.type}: {message.text}")
+
+    def watch(self, context) -> None:
+        context.on("request", self.request)
+        context.route(lambda url: self.leaves(url), lambda route: route.abort("namenotresolved"))
+
+    def watch_page(self, page) -> None:
+        page.on("websocket", self.websocket)
+        page.on("console", self.console)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_page_asks_another_origin_for_anything(browser, app_server, lang):
+    outside = Outside(app_server)
+    context = browser.new_context(viewport={"width": 1280, "height": 720},
+                                  locale="zh-CN" if lang == "zh" else "en-US")
+    outside.watch(context)
+    try:
+        page = context.new_page()
+        outside.watch_page(page)
+        for path in page_paths():
+            outside.opening = f"{path}?lang={lang}"
+            page.goto(f"{app_server}{path}?lang={lang}", timeout=300_000)
+            wait_for_app(page, timeout=300_000)
+        outside.opening = f"/smoothing?present=1&lang={lang} (QR code)"
+        page.goto(f"{app_server}/smoothing?present=1&lang={lang}", timeout=300_000)
+        wait_for_app(page, timeout=300_000)
+        page.get_by_test_id("stPopover").get_by_role("button").click()  # the share box: the view's QR code
+        page.wait_for_function(QR_DRAWN, timeout=60_000)
+        page.wait_for_timeout(500)  # the icon is requested after the page has settled
+        assert page.get_by_test_id("stException").count() == 0
+    finally:
+        context.close()
+    if outside.found:
+        pytest.fail("asked outside the server:\n" + "\n".join(f"{n}x {what}" for what, n in Counter(outside.found).items()))
+
+
+def test_origin_tells_the_server_from_the_rest():
+    assert origin("http://127.0.0.1:8501/_stcore/health") == origin("ws://127.0.0.1:8501/_stcore/stream")
+    assert origin("http://localhost/") == ("http", "localhost", 80)
+    outside = Outside("http://127.0.0.1:8501")
+    assert not outside.leaves("http://127.0.0.1:8501/media/x.png") and not outside.leaves("data:image/svg+xml;base64,AA")
+    assert outside.leaves("https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/translate/default/24px.svg")
+    assert outside.leaves("http://127.0.0.1:8502/") and outside.leaves("http://localhost:8501/")
+    assert page_paths()[0] == "/" and len(page_paths()) == len(PAGES)
