@@ -1,10 +1,11 @@
 """An offline classroom (issue 39): behind a firewall the browser reaches the app's server and nothing
 else, so no page may ask any other origin for anything. Every page of the navigation is opened in
-both languages, and the n-gram page's projector view with its QR code, in Chromium; every request
-and WebSocket of the browser context (its pages, their iframes, workers) is recorded, and the test
-fails on any that leaves the server's origin (scheme, host and port), or on a console message saying
-a name did not resolve. Requests to other origins are answered as a firewall's DNS would
-(``net::ERR_NAME_NOT_RESOLVED``), so the test behaves the same with or without an internet link."""
+both languages, each of its parts (tabs) in turn, and then the n-gram page's projector view with its
+QR code, in Chromium; every request and WebSocket of the browser context (its pages, their iframes,
+workers) is recorded, and the test fails on any that leaves the server's origin (scheme, host and
+port), or on a console message saying a name did not resolve. Requests to other origins are answered
+as a firewall's DNS would (``net::ERR_NAME_NOT_RESOLVED``), so the test behaves the same with or
+without an internet link."""
 from __future__ import annotations
 
 from collections import Counter
@@ -12,8 +13,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from lmcore.i18n import t
 from tests.browser_server import wait_for_app
-from ui.navigation import PAGES
+from ui.navigation import PAGES, PARTS
 
 pytestmark = pytest.mark.browser
 NOT_NETWORK = ("data", "blob", "about")  # the browser makes these itself: no request leaves it
@@ -28,9 +30,9 @@ def origin(url: str) -> tuple[str, str, int | None]:
     return scheme, parts.hostname or "", parts.port or {"http": 80, "https": 443}.get(scheme)
 
 
-def page_paths() -> list[str]:
-    """The path of every page of the navigation (the default page lives at the root)."""
-    return ["/" if stem == "home" else f"/{url_path}" for stem, url_path, _ in PAGES]
+def page_paths() -> list[tuple[str, str]]:
+    """(stem, path) of every page of the navigation (the default page lives at the root)."""
+    return [(stem, "/" if stem == "home" else f"/{url_path}") for stem, url_path, _ in PAGES]
 
 
 class Outside:
@@ -75,17 +77,23 @@ def test_no_page_asks_another_origin_for_anything(browser, app_server, lang):
     try:
         page = context.new_page()
         outside.watch_page(page)
-        for path in page_paths():
+        main = page.get_by_test_id("stMainBlockContainer")
+        for stem, path in page_paths():
             outside.opening = f"{path}?lang={lang}"
             page.goto(f"{app_server}{path}?lang={lang}", timeout=300_000)
             wait_for_app(page, timeout=300_000)
+            for part in PARTS.get(stem, ())[1:]:  # a part (tab) runs when it is opened: open each
+                outside.opening = f"{path}?lang={lang}, part {part}"
+                main.get_by_role("tab", name=t(f"parts.{stem}.{part}", lang)).click()
+                wait_for_app(page, timeout=300_000)
+            assert main.get_by_test_id("stException").count() == 0, outside.opening  # it ran to its end
         outside.opening = f"/smoothing?present=1&lang={lang} (QR code)"
         page.goto(f"{app_server}/smoothing?present=1&lang={lang}", timeout=300_000)
         wait_for_app(page, timeout=300_000)
         page.get_by_test_id("stPopover").get_by_role("button").click()  # the share box: the view's QR code
         page.wait_for_function(QR_DRAWN, timeout=60_000)
         page.wait_for_timeout(500)  # the icon is requested after the page has settled
-        assert page.get_by_test_id("stException").count() == 0
+        assert page.get_by_test_id("stException").count() == 0, outside.opening
     finally:
         context.close()
     if outside.found:
@@ -99,4 +107,4 @@ def test_origin_tells_the_server_from_the_rest():
     assert not outside.leaves("http://127.0.0.1:8501/media/x.png") and not outside.leaves("data:image/svg+xml;base64,AA")
     assert outside.leaves("https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/translate/default/24px.svg")
     assert outside.leaves("http://127.0.0.1:8502/") and outside.leaves("http://localhost:8501/")
-    assert page_paths()[0] == "/" and len(page_paths()) == len(PAGES)
+    assert page_paths()[0] == ("home", "/") and len(page_paths()) == len(PAGES)
