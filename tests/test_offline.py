@@ -8,12 +8,15 @@ as a firewall's DNS would (``net::ERR_NAME_NOT_RESOLVED``), so the test behaves 
 without an internet link."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from urllib.parse import urlsplit
 
+import plotly.graph_objects as go
 import pytest
 
 from lmcore.i18n import t
+from lmcore.teaching import export
 from tests.browser_server import wait_for_app
 from ui.navigation import PAGES, PARTS
 
@@ -108,3 +111,17 @@ def test_origin_tells_the_server_from_the_rest():
     assert outside.leaves("https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/translate/default/24px.svg")
     assert outside.leaves("http://127.0.0.1:8502/") and outside.leaves("http://localhost:8501/")
     assert page_paths()[0] == ("home", "/") and len(page_paths()) == len(PAGES)
+
+
+def test_a_figure_export_loads_its_scripts_from_this_machine(monkeypatch):
+    """The PNG/SVG export renders in Chromium a page that kaleido writes: its scripts must be files of
+    this machine (plotly.js from the plotly package), not kaleido's default CDN copy of MathJax."""
+    import kaleido
+
+    asked = {}
+    monkeypatch.setattr(export, "chromium_path", lambda: "/usr/bin/chromium")
+    monkeypatch.setattr(kaleido, "calc_fig_sync", lambda fig, opts, kopts: asked.update(kopts) or b"png")
+    assert export.figure_image(go.Figure(go.Bar(x=["a"], y=[1]))) == b"png"
+    page = kaleido.PageGenerator(plotly=asked.get("plotlyjs"), mathjax=asked.get("mathjax")).generate_index()
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert scripts and all(src.startswith("file://") for src in scripts), scripts
