@@ -1,5 +1,7 @@
 """Norm clipping (property tests), Pascanu's cliff (against torch autograd), and the clipping lab's SGD
 run on the recurrent LM of lmcore.training (against torch.optim.SGD + torch's clip_grad_norm_)."""
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -8,7 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from lmcore.recurrent.cliff import CliffTask, cliff_loss, descend, loss_and_grad, loss_and_gradient, loss_surface
-from lmcore.recurrent.clip_run import ClipRunSettings, chunks_forever, clipping_experiment, sgd_model, sgd_run
+from lmcore.recurrent.clip_run import (DIVERGED_LOSS_FACTOR, ClipRunSettings, chunks_forever, clipping_experiment,
+                                       has_diverged, sgd_model, sgd_run)
 from lmcore.recurrent.clipping import clip_gradients_, clip_vector
 from lmcore.training.loop import chunk_loss
 from lmcore.training.model import RecurrentLM, detach_state
@@ -141,14 +144,28 @@ def test_clipping_experiment_same_first_batch_and_the_trainers_network():
     assert torch.linalg.svdvals(W_h).sub(SMALL.init_sigma1).abs().max() < 1e-5  # σ1·Q: all singular values
 
 
-def test_exploding_run_stops_with_nan_markers_and_counts_its_steps():
+def test_exploding_run_stops_at_its_first_huge_loss_and_counts_its_steps():
+    """lr = 1e30 throws the weights off in one update: the loss at step 1 is ~3e29 on one CPU's kernels
+    and may be inf/NaN on another's; either way it is past the bound, so the run stops at step 1 everywhere."""
     before = step_counts().get("sgd-clip", 0)
     log = sgd_run(SENTENCES, ITOS, ClipRunSettings(steps=10, batch=4, bptt=8, lr=1e30, init_sigma1=3.0,
                                                    embed_dim=4, hidden=8), None)
+    bound = DIVERGED_LOSS_FACTOR * np.log(len(ITOS) + 1)  # the softmax runs over ITOS and </s>
     assert log.loss.shape == (10,)
-    assert log.diverged_at == 1  # the first huge step overflows float32: NaN, no exception
-    assert np.isfinite(log.loss[0]) and np.all(np.isnan(log.loss[2:]))
+    assert log.diverged_at == 1
+    assert np.isfinite(log.loss[0]) and log.loss[0] < np.log(len(ITOS) + 1) + 1  # step 0: the seeded network
+    assert not log.loss[1] <= bound  # above the bound, or inf/NaN: logged as it came
+    assert np.all(np.isnan(log.loss[2:])) and np.all(np.isnan(log.grad_norm[2:]))
     assert step_counts()["sgd-clip"] - before == 1  # one update was applied before the blow-up
+
+
+@pytest.mark.parametrize("loss, norm, vocab, expected", [
+    (3.0, 1.0, 41, False), (1000 * np.log(41) * 0.999, 1e6, 41, False), (1000 * np.log(41) * 1.001, 1.0, 41, True),
+    (3e30, 1.0, 41, True), (np.inf, 1.0, 41, True), (np.nan, 1.0, 41, True), (3.0, np.inf, 41, True),
+    (3.0, np.nan, 41, True), (700.0, 1.0, 2, True), (700.0, 1.0, 3000, False)])
+def test_divergence_is_a_non_finite_value_or_a_loss_a_thousand_times_the_uniform_guess(loss, norm, vocab, expected):
+    assert DIVERGED_LOSS_FACTOR == 1000.0
+    assert has_diverged(loss, norm, vocab) is expected
 
 
 def test_report_can_stop_the_experiment():
@@ -158,10 +175,23 @@ def test_report_can_stop_the_experiment():
     assert np.isfinite(runs["unclipped"].loss).all() and np.isnan(runs["clipped"].loss).all()
 
 
-def test_global_norm_does_not_overflow_before_the_gradient_does():
-    p = torch.zeros(3, requires_grad=True)
-    p.grad = torch.tensor([3e30, 4e30, 0.0])  # float32: squares overflow, the vector does not
-    assert torch.isinf(torch.linalg.vector_norm(p.grad))  # the naive way says inf
-    norm, clipped = clip_gradients_([p], 1.0)
-    assert norm == pytest.approx(5e30, rel=1e-6) and clipped
-    assert torch.allclose(p.grad, torch.tensor([0.6, 0.8, 0.0]))
+HUGE = float(np.float32(3e38))
+huge_float32 = st.floats(-HUGE, HUGE, allow_nan=False, width=32)
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.float32, st.integers(1, 6), elements=huge_float32),
+       arrays(np.float32, st.integers(1, 6), elements=huge_float32), st.floats(1e-3, 1e3))
+def test_clipping_huge_gradients_gives_the_exact_norm_and_direction(a, b, threshold):
+    """Gradients whose squares overflow float32 (up to 3e38): the norm and the clipped gradients match an
+    exact computation in Python floats (float64 holds these squares), independent of lmcore and torch."""
+    p, q = torch.zeros(a.size, requires_grad=True), torch.zeros(b.size, requires_grad=True)
+    p.grad, q.grad = torch.from_numpy(a.copy()), torch.from_numpy(b.copy())
+    values = [float(x) for x in (*a, *b)]
+    exact = math.sqrt(math.fsum(x * x for x in values))
+    norm, clipped = clip_gradients_([p, q], threshold)
+    assert norm == pytest.approx(exact, rel=1e-12, abs=0.0)
+    assert clipped == (exact > threshold)
+    scale = threshold / exact if exact > threshold else 1.0
+    got = [float(x) for x in (*p.grad, *q.grad)]
+    assert got == pytest.approx([x * scale for x in values], rel=1e-6, abs=1e-30)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import streamlit as st
 
@@ -10,13 +11,17 @@ from ui.navigation import PAGES
 from ui.sidebar import render_sidebar
 from ui.state import tr
 
+# The tab icon, a file of this repo (Streamlit inlines an SVG as a data: URL): a ":material/…" icon here
+# is an SVG the browser fetches from a font host, which a classroom behind a firewall cannot reach.
+PAGE_ICON = Path(__file__).resolve().parents[1] / "assets" / "page_icon.svg"
+
 
 def run_app(configure_process: Callable[[], None]) -> None:
     """One script run: the process set up (once: ``configure_process`` is cached), then the page the
     address names, under the shared sidebar."""
     with warmup.script_run():  # the background warm-up gives way while a page runs
         configure_process()
-        st.set_page_config(page_title="LM Lab", page_icon=":material/translate:", layout="wide")
+        st.set_page_config(page_title="LM Lab", page_icon=PAGE_ICON, layout="wide")
         render_sidebar()
         sections: dict[str, list] = {}
         for stem, url_path, section in PAGES:

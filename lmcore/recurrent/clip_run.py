@@ -5,13 +5,16 @@ without and once with the notes' clipping rule, from the same seed on the same b
 It is deliberately unstable — W_h starts at σ1·Q with σ1 > 1 and the learning rate is large — so
 that the unclipped run meets exploding gradients. Per step we log J (mean cross-entropy over the
 chunk's real targets), the global gradient norm ‖ĝ‖ before clipping, and whether
-ĝ ← threshold·ĝ/‖ĝ‖ fired; then θ ← θ − η·ĝ. A run whose loss or norm turns inf/NaN stops there;
-the rest of its log is NaN (no exception).
+ĝ ← threshold·ĝ/‖ĝ‖ fired; then θ ← θ − η·ĝ. A run that diverges (:func:`has_diverged`: a loss or norm
+that is inf/NaN, or a loss beyond ``DIVERGED_LOSS_FACTOR``·ln|V|) stops there; the rest of its log is
+NaN (no exception).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+
+import math
 
 import numpy as np
 import torch
@@ -27,6 +30,19 @@ from lmcore.training.steps import count_step
 from lmcore.training.tokens import SymbolTable, build_table
 
 RUNS: tuple[str, ...] = ("unclipped", "clipped")
+DIVERGED_LOSS_FACTOR = 1000.0
+
+
+def has_diverged(loss: float, norm: float, vocab_size: int) -> bool:
+    """True when the run has blown up: J or ‖ĝ‖ is inf/NaN, or J > 1000·ln|V|.
+
+    ln|V| is the loss of guessing uniformly over the |V| output symbols; a mean loss a thousand times
+    that means logit gaps in the thousands, weights that an update has thrown off, not a bad step
+    (the worst loss of any shipped grid run is 32·ln|V|). The bound, not overflow, is what
+    makes the verdict the same on every CPU: whether such a loss reaches inf or NaN in float32 depends
+    on how a CPU's kernels round (a run at 3e30 stayed finite on one machine, overflowed on another).
+    """
+    return bool(not (math.isfinite(loss) and math.isfinite(norm)) or loss > DIVERGED_LOSS_FACTOR * math.log(vocab_size))
 
 
 @dataclass(frozen=True)
@@ -53,7 +69,8 @@ class ClipRunSettings:
 
 @dataclass
 class TrainingLog:
-    """Per step: loss J, gradient norm before clipping, clipped or not (NaN after a blow-up)."""
+    """Per step: loss J, gradient norm before clipping, clipped or not; ``diverged_at`` is the step where
+    :func:`has_diverged` first held (its entries are logged, the later ones are NaN), or None."""
 
     loss: np.ndarray
     grad_norm: np.ndarray
@@ -111,7 +128,7 @@ def sgd_run(train: Sequence[Sequence[str]], vocab_itos: Sequence[str], settings:
         else:
             norm, clipped = clip_gradients_(model.parameters(), threshold)
         loss_log[step], norm_log[step], clip_log[step] = loss.item(), norm, clipped
-        if not (np.isfinite(norm) and np.isfinite(loss.item())):
+        if has_diverged(loss_log[step], norm, table.size):
             diverged = step
             break
         with torch.no_grad():

@@ -39,12 +39,14 @@ def clip_gradients_(params: Iterable[Tensor], threshold: float) -> tuple[float, 
     """Clip in place the parameters' gradients to global norm ≤ threshold (the notes' rule).
 
     Returns (norm before clipping, whether it was clipped). A non-finite norm is not rescaled
-    (there is no direction to keep); the caller decides what to do with it.
+    (there is no direction to keep); the caller decides what to do with it. The product is taken in
+    float64 and rounded once: threshold/‖ĝ‖ can be below float32's normal range (‖ĝ‖ ~ 1e37), where
+    the factor itself would keep only a few bits.
     """
     params = [p for p in params if p.grad is not None]
     norm = global_grad_norm(params)
     clipped = math.isfinite(norm) and norm > threshold
     if clipped:
         for p in params:
-            p.grad.mul_(threshold / norm)
+            p.grad.copy_(p.grad.double() * (threshold / norm))
     return norm, clipped

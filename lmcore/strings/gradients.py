@@ -151,7 +151,8 @@ STRINGS = {
     "gradients.run.share": ("Clipped steps", "被裁剪的步数占比"),
     "gradients.run.final_plain": ("Final loss, no clipping", "最终损失（不裁剪）"),
     "gradients.run.final_clip": ("Final loss, clipped", "最终损失（裁剪）"),
-    "gradients.run.diverged": ("The unclipped run blew up (inf/NaN) at step {k}.", "不裁剪的训练在第 {k} 步发散（inf/NaN）。"),
+    "gradients.run.diverged": ("The unclipped run blew up at step {k}: its loss became inf/NaN or passed 1000·ln|V|.",
+                               "不裁剪的训练在第 {k} 步发散：损失变为 inf/NaN 或超过 1000·ln|V|。"),
     "gradients.run.lesson": (
         "Clipping only shrinks: ĝ keeps its direction and its length is capped. It cures explosion, but a vanished "
         "gradient (the curves above, far from T) stays vanished — that needs a better cell (LSTM/GRU), not clipping.",

@@ -4,6 +4,8 @@ PDF (Chromium's own ``--print-to-pdf``), and file names that say what a file is.
 Chromium is found as kaleido/choreographer find it (``BROWSER_PATH``, then ``chromium`` & co. on
 PATH), with Debian's /usr/bin/chromium as the fallback. One export runs at a time per process
 (a lock): a class of students clicking "PNG" together queues instead of starting many browsers.
+Nothing is fetched from outside: kaleido's page loads plotly.js from the plotly package and no
+MathJax (its default comes from a CDN; the app's charts have no LaTeX).
 """
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def figure_image(fig: go.Figure, fmt: str = "png", width: int = SLIDE[0], height
     with _LOCK:
         try:
             return kaleido.calc_fig_sync(styled, opts=dict(format=fmt, width=width, height=height),
-                                         kopts=dict(path=browser, timeout=timeout))
+                                         kopts=dict(path=browser, timeout=timeout, mathjax=False))
         except Exception as error:  # kaleido raises several kinds; the caller shows one message
             raise ExportError(f"figure export failed: {error}") from error
 

@@ -1,0 +1,127 @@
+"""An offline classroom (issue 39): behind a firewall the browser reaches the app's server and nothing
+else, so no page may ask any other origin for anything. Every page of the navigation is opened in
+both languages, each of its parts (tabs) in turn, and then the n-gram page's projector view with its
+QR code, in Chromium; every request and WebSocket of the browser context (its pages, their iframes,
+workers) is recorded, and the test fails on any that leaves the server's origin (scheme, host and
+port), or on a console message saying a name did not resolve. Requests to other origins are answered
+as a firewall's DNS would (``net::ERR_NAME_NOT_RESOLVED``), so the test behaves the same with or
+without an internet link."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from urllib.parse import urlsplit
+
+import plotly.graph_objects as go
+import pytest
+
+from lmcore.i18n import t
+from lmcore.teaching import export
+from tests.browser_server import wait_for_app
+from ui.navigation import PAGES, PARTS
+
+pytestmark = pytest.mark.browser
+NOT_NETWORK = ("data", "blob", "about")  # the browser makes these itself: no request leaves it
+QR_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPopoverBody"] img')]
+  .some(img => img.complete && img.naturalWidth > 0)"""
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with ws/wss counted as http/https and default ports filled in."""
+    parts = urlsplit(url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    return scheme, parts.hostname or "", parts.port or {"http": 80, "https": 443}.get(scheme)
+
+
+def page_paths() -> list[tuple[str, str]]:
+    """(stem, path) of every page of the navigation (the default page lives at the root)."""
+    return [(stem, "/" if stem == "home" else f"/{url_path}") for stem, url_path, _ in PAGES]
+
+
+class Outside:
+    """What a browser context asked of origins other than ``server``: requests, WebSockets, and
+    console messages about names that did not resolve, each with the page that was open."""
+
+    def __init__(self, server: str) -> None:
+        self.server = origin(server)
+        self.opening = ""
+        self.found: list[str] = []
+
+    def leaves(self, url: str) -> bool:
+        return urlsplit(url).scheme not in NOT_NETWORK and origin(url) != self.server
+
+    def request(self, request) -> None:
+        if self.leaves(request.url):
+            self.found.append(f"{self.opening}: {request.resource_type} {request.url}")
+
+    def websocket(self, ws) -> None:
+        if self.leaves(ws.url):
+            self.found.append(f"{self.opening}: websocket {ws.url}")
+
+    def console(self, message) -> None:
+        if "ERR_NAME_NOT_RESOLVED" in message.text:
+            self.found.append(f"{self.opening}: console {message.type}: {message.text}")
+
+    def watch(self, context) -> None:
+        context.on("request", self.request)
+        context.route(lambda url: self.leaves(url), lambda route: route.abort("namenotresolved"))
+
+    def watch_page(self, page) -> None:
+        page.on("websocket", self.websocket)
+        page.on("console", self.console)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_page_asks_another_origin_for_anything(browser, app_server, lang):
+    outside = Outside(app_server)
+    context = browser.new_context(viewport={"width": 1280, "height": 720},
+                                  locale="zh-CN" if lang == "zh" else "en-US")
+    outside.watch(context)
+    try:
+        page = context.new_page()
+        outside.watch_page(page)
+        main = page.get_by_test_id("stMainBlockContainer")
+        for stem, path in page_paths():
+            outside.opening = f"{path}?lang={lang}"
+            page.goto(f"{app_server}{path}?lang={lang}", timeout=300_000)
+            wait_for_app(page, timeout=300_000)
+            for part in PARTS.get(stem, ())[1:]:  # a part (tab) runs when it is opened: open each
+                outside.opening = f"{path}?lang={lang}, part {part}"
+                main.get_by_role("tab", name=t(f"parts.{stem}.{part}", lang)).click()
+                wait_for_app(page, timeout=300_000)
+            assert main.get_by_test_id("stException").count() == 0, outside.opening  # it ran to its end
+        outside.opening = f"/smoothing?present=1&lang={lang} (QR code)"
+        page.goto(f"{app_server}/smoothing?present=1&lang={lang}", timeout=300_000)
+        wait_for_app(page, timeout=300_000)
+        page.get_by_test_id("stPopover").get_by_role("button").click()  # the share box: the view's QR code
+        page.wait_for_function(QR_DRAWN, timeout=60_000)
+        page.wait_for_timeout(500)  # the icon is requested after the page has settled
+        assert page.get_by_test_id("stException").count() == 0, outside.opening
+    finally:
+        context.close()
+    if outside.found:
+        pytest.fail("asked outside the server:\n" + "\n".join(f"{n}x {what}" for what, n in Counter(outside.found).items()))
+
+
+def test_origin_tells_the_server_from_the_rest():
+    assert origin("http://127.0.0.1:8501/_stcore/health") == origin("ws://127.0.0.1:8501/_stcore/stream")
+    assert origin("http://localhost/") == ("http", "localhost", 80)
+    outside = Outside("http://127.0.0.1:8501")
+    assert not outside.leaves("http://127.0.0.1:8501/media/x.png") and not outside.leaves("data:image/svg+xml;base64,AA")
+    assert outside.leaves("https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/translate/default/24px.svg")
+    assert outside.leaves("http://127.0.0.1:8502/") and outside.leaves("http://localhost:8501/")
+    assert page_paths()[0] == ("home", "/") and len(page_paths()) == len(PAGES)
+
+
+def test_a_figure_export_loads_its_scripts_from_this_machine(monkeypatch):
+    """The PNG/SVG export renders in Chromium a page that kaleido writes: its scripts must be files of
+    this machine (plotly.js from the plotly package), not kaleido's default CDN copy of MathJax."""
+    import kaleido
+
+    asked = {}
+    monkeypatch.setattr(export, "chromium_path", lambda: "/usr/bin/chromium")
+    monkeypatch.setattr(kaleido, "calc_fig_sync", lambda fig, opts, kopts: asked.update(kopts) or b"png")
+    assert export.figure_image(go.Figure(go.Bar(x=["a"], y=[1]))) == b"png"
+    page = kaleido.PageGenerator(plotly=asked.get("plotlyjs"), mathjax=asked.get("mathjax")).generate_index()
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert scripts and all(src.startswith("file://") for src in scripts), scripts
