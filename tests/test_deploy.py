@@ -297,10 +297,24 @@ class Student:
         """Script runs this page has started (COUNT_RUNS)."""
         return self.page.evaluate("window.__runs")
 
-    def settle_after(self, runs_before: int) -> None:
-        """Wait for a run started after ``runs_before`` runs, then for the page to settle."""
-        self.page.wait_for_function(f"window.__runs > {runs_before}", timeout=120_000)
+    def move_to_minimum(self, key: str, tries: int = 5) -> None:
+        """Press Home on slider ``key`` and wait for the run it starts. A redraw of the page between the
+        focus and the key press (a status fragment, on a busy machine) loses the press: press again."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        slider = self.page.locator(f".st-key-{key}").get_by_role("slider")
+        before = self.runs()
+        for _ in range(tries):
+            slider.focus()
+            self.page.keyboard.press("Home")
+            try:
+                self.page.wait_for_function(f"window.__runs > {before}", timeout=30_000)
+                break
+            except PlaywrightTimeout:
+                continue
         wait_for_app(self.page)
+        assert slider.get_attribute("aria-valuenow") == slider.get_attribute("aria-valuemin"), key
+        assert self.runs() > before, f"{key}: no run after {tries} presses of Home"
 
     def go(self, stem: str) -> None:
         """Click page ``stem`` in the sidebar. Another page: wait for its heading, then for it to settle.
@@ -331,10 +345,7 @@ class Student:
         charts = expander.locator("[data-testid='stPlotlyChart']")
         assert charts.count() == 0  # nothing trained yet on this upload
         for key in ("lstm_steps", "lstm_hidden"):  # neither starts at its minimum: Home moves it, a run follows
-            before = self.runs()
-            self.page.locator(f".st-key-{key}").get_by_role("slider").focus()
-            self.page.keyboard.press("Home")
-            self.settle_after(before)
+            self.move_to_minimum(key)
         self.page.locator(".st-key-lstm_train button").click()
         charts.first.wait_for(timeout=300_000)
         wait_for_app(self.page, timeout=300_000)
