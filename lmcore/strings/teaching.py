@@ -46,6 +46,7 @@ STRINGS = {
     "teaching.topic.ngram": ("N-grams & smoothing", "N 元语法与平滑"),
     "teaching.topic.gradients": ("Vanishing gradients & clipping", "梯度消失与裁剪"),
     "teaching.topic.decoding": ("Greedy vs beam search", "贪心与束搜索"),
+    "teaching.topic.corpus": ("The corpus: Zipf, Heaps, OOV", "语料：Zipf、Heaps 与未登录词"),
     "teaching.tol.abs": ("accepted within ±{value}", "误差 ±{value} 以内算对"),
     "teaching.tol.rel": ("accepted within {value}", "相对误差 {value} 以内算对"),
     "teaching.tol.factor": ("accepted within a factor of {value}", "相差不超过 {value} 倍算对"),
@@ -135,6 +136,36 @@ STRINGS = {
                           "表中给出 {vocab} 上的 P(下一个 | 前缀)；两个词之后输出必定结束。贪心解码每步取概率最大的词：它的输出的 P(y) 是多少？"),
     "teaching.r.greedy": ("Greedy outputs “{y}”; by the chain rule P(y) = product of the probabilities along its path = {p}.",
                           "贪心输出“{y}”；由链式法则，P(y) = 沿路径的概率之积 = {p}。"),
+    "teaching.col.n_tokens": ("first N tokens", "前 N 个词元"),
+    "teaching.col.n_types": ("distinct types V(N)", "不同词型数 V(N)"),
+    "teaching.col.rank": ("rank r", "排名 r"),
+    "teaching.col.count": ("count", "次数"),
+    "teaching.q.heaps": ("Reading the corpus from the start, the first {n1} tokens hold {v1} distinct types (table). "
+                         "How many distinct types do the first {n2} tokens hold? Pick the closest.",
+                         "从语料开头读起，前 {n1} 个词元中有 {v1} 个不同的词型（见表）。前 {n2} 个词元中有多少个不同的词型？选最接近的。"),
+    "teaching.r.heaps": ("V({n2}) = {v2}, far below the linear guess {linear}: new types keep coming, ever more slowly. "
+                         "Heaps' law fitted to this corpus: V(N) ≈ {k} · N^{beta}.",
+                         "V({n2}) = {v2}，远小于按线性外推的 {linear}：新词型不断出现，但越来越慢。"
+                         "本语料拟合的 Heaps 定律：V(N) ≈ {k} · N^{beta}。"),
+    "teaching.q.zipf": ("The most frequent token, “{w1}”, occurs {c1} times in the corpus. How often does the token of "
+                        "rank {r} occur? Pick the closest.",
+                        "最常见的词元“{w1}”在语料中出现 {c1} 次。排名第 {r} 的词元出现多少次？选最接近的。"),
+    "teaching.r.zipf": ("Rank {r} is “{w}”, seen {c} times; Zipf's law f(r) ∝ 1/r predicts about {zipf}. "
+                        "The top token alone is {share} of all tokens.",
+                        "排名第 {r} 的是“{w}”，出现 {c} 次；Zipf 定律 f(r) ∝ 1/r 预测约为 {zipf}。"
+                        "仅最常见的词元就占全部词元的 {share}。"),
+    "teaching.q.oov": ("The training split has {train} tokens and the vocabulary keeps |V| = {v} types (with <unk>). "
+                       "What share of the {test} test tokens is out of vocabulary (becomes <unk>)? Pick the closest.",
+                       "训练集有 {train} 个词元，词表保留 |V| = {v} 个词型（含 <unk>）。测试集的 {test} 个词元中，"
+                       "未登录（变成 <unk>）的比例是多少？选最接近的。"),
+    "teaching.r.oov": ("{n} of the {test} test tokens were never seen in training: OOV rate = {rate}. "
+                       "Every one of them costs a model its P(<unk>).",
+                       "测试集 {test} 个词元中有 {n} 个在训练集中从未出现：未登录率 = {rate}。"
+                       "每一个都只能得到模型的 P(<unk>)。"),
+    "teaching.bar.oov_valid": ("validation", "验证集"),
+    "teaching.bar.oov_test": ("test", "测试集"),
+    "teaching.fig.oov": ("Out-of-vocabulary rate of each held-out split", "各留出集的未登录率"),
+    "teaching.axis.oov": ("share of tokens not in V", "不在词表中的词元比例"),
     # --- figures that explain answers
     "teaching.explain.next_word": ("the next-word bars P(w | h)", "下一个词概率柱状图 P(w | h)"),
     "teaching.explain.continuation": ("C(w) vs N1+(• w)", "C(w) 与 N1+(• w)"),
@@ -143,6 +174,9 @@ STRINGS = {
     "teaching.explain.bound": ("the bound (σ₁γ)^(t−k)", "上界 (σ₁γ)^(t−k)"),
     "teaching.explain.clip": ("g and ĝ with the threshold circle", "g、ĝ 与阈值圆"),
     "teaching.explain.beam_tree": ("the beam-search tree", "束搜索树"),
+    "teaching.explain.heaps": ("Heaps' law on this corpus", "本语料上的 Heaps 定律"),
+    "teaching.explain.zipf": ("Zipf's law on this corpus", "本语料上的 Zipf 定律"),
+    "teaching.explain.bars": ("the numbers behind the answer", "答案背后的数字"),
     "teaching.fig.next_word": ("P(w | h = “{h}”) under each method", "各方法下的 P(w | h = “{h}”)"),
     "teaching.fig.continuation": ("Occurrences C(w) vs distinct left neighbours N1+(• w)", "出现次数 C(w) 与不同左邻词数 N1+(• w)"),
     "teaching.fig.bound": ("The bound (σ₁γ)^(t−k) with σ₁γ = {sg}", "上界 (σ₁γ)^(t−k)，σ₁γ = {sg}"),

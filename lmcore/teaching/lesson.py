@@ -6,14 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 
+from lmcore.corpus import Corpus
 from lmcore.ngram import NgramCounts
+from lmcore.teaching.corpus_questions import corpus_questions
 from lmcore.teaching.decoding_questions import decoding_questions
 from lmcore.teaching.gradient_questions import gradient_questions
 from lmcore.teaching.ngram_questions import ngram_questions
 from lmcore.teaching.perplexity_questions import perplexity_questions
 from lmcore.teaching.question import Question
 
-TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding")
+TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus")
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class LessonInputs:
     discount: float = 0.75
     hidden: int = 32
     input_scale: float = 1.0
+    source_corpus: Corpus | None = None  # the Corpus object (splits, vocabulary): the corpus topic
 
     def settings(self) -> dict[str, object]:
         """The settings that change the questions (printed on sheets, put in file names)."""
@@ -35,7 +38,8 @@ class LessonInputs:
 
 
 def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Question]:
-    """The questions of one topic for these inputs and seed (corpus topics need ``inputs.counts``)."""
+    """The questions of one topic for these inputs and seed (n-gram topics need ``inputs.counts``, the
+    corpus topic ``inputs.source_corpus``; without them a topic has no questions)."""
     if topic == "ngram":  # bigram questions: need bigram counts
         ok = inputs.counts is not None and inputs.counts.max_order >= 2
         return ngram_questions(inputs.counts, inputs.delta, inputs.discount, seed) if ok else []
@@ -45,6 +49,8 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
         return gradient_questions(seed, inputs.hidden, inputs.input_scale)
     if topic == "decoding":
         return decoding_questions(seed)
+    if topic == "corpus":
+        return corpus_questions(inputs.source_corpus, seed) if inputs.source_corpus is not None else []
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
 
 
@@ -56,4 +62,5 @@ LESSONS: dict[str, tuple[str, ...]] = {
     "gradients": ("q:gradients.regime", "q:gradients.threshold", "q:gradients.lstm", "sec:curves",
                   "q:gradients.clip", "sec:clipping", "sec:run", "sec:connectivity"),
 }
-PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",)}
+PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",),
+                                           "corpus": ("corpus",)}
