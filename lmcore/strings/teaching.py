@@ -47,6 +47,7 @@ STRINGS = {
     "teaching.topic.gradients": ("Vanishing gradients & clipping", "梯度消失与裁剪"),
     "teaching.topic.decoding": ("Greedy vs beam search", "贪心与束搜索"),
     "teaching.topic.corpus": ("The corpus: Zipf, Heaps, OOV", "语料：Zipf、Heaps 与未登录词"),
+    "teaching.topic.rnn_bptt": ("RNN forward pass & BPTT", "RNN 前向计算与 BPTT"),
     "teaching.tol.abs": ("accepted within ±{value}", "误差 ±{value} 以内算对"),
     "teaching.tol.rel": ("accepted within {value}", "相对误差 {value} 以内算对"),
     "teaching.tol.factor": ("accepted within a factor of {value}", "相差不超过 {value} 倍算对"),
@@ -166,6 +167,37 @@ STRINGS = {
     "teaching.bar.oov_test": ("test", "测试集"),
     "teaching.fig.oov": ("Out-of-vocabulary rate of each held-out split", "各留出集的未登录率"),
     "teaching.axis.oov": ("share of tokens not in V", "不在词表中的词元比例"),
+    "teaching.axis.prob": ("probability", "概率"),
+    "teaching.col.window": ("window w", "窗口 w"),
+    "teaching.q.rnn_top": ("The RNN has read “{prefix}” (steps 1 … {t}). Which word gets the highest probability ŷ({t}) "
+                           "as the next word?",
+                           "RNN 已读入“{prefix}”（第 1 … {t} 步）。哪个词作为下一个词的概率 ŷ({t}) 最高？"),
+    "teaching.r.rnn_top": ("ŷ({t}) puts {p} on “{w}”, ahead of “{w2}” ({p2}). The word that actually follows is "
+                           "“{target}”, with ŷ = {pt}.",
+                           "ŷ({t}) 给“{w}”的概率是 {p}，高于“{w2}”（{p2}）。实际的下一个词是“{target}”，ŷ = {pt}。"),
+    "teaching.fig.rnn_top": ("ŷ({t}) of the four choices", "四个选项的 ŷ({t})"),
+    "teaching.q.rnn_decay": ("The RNN reads “{sentence}” (T = {T} steps). Averaged over t, is a step d = {d} back's "
+                             "contribution ‖G(t, t−{d})‖ to ∂J(t)/∂W_h smaller or larger than the same step's ‖G(t, t)‖?",
+                             "RNN 读入“{sentence}”（T = {T} 步）。对 t 取平均，往回 d = {d} 步的贡献 ‖G(t, t−{d})‖ "
+                             "（对 ∂J(t)/∂W_h）比同一步的 ‖G(t, t)‖ 更小还是更大？"),
+    "teaching.choice.shrink": ("smaller: contributions shrink with t − k", "更小：贡献随 t − k 衰减"),
+    "teaching.choice.grow": ("larger: contributions grow with t − k", "更大：贡献随 t − k 增长"),
+    "teaching.r.rnn_decay": ("Mean ‖G(t, t)‖ = {m0}, mean ‖G(t, t−{d})‖ = {md}: a ratio of {ratio}, {way}. Each step back "
+                             "multiplies by W_hᵀ diag σ′(z).",
+                             "‖G(t, t)‖ 平均为 {m0}，‖G(t, t−{d})‖ 平均为 {md}：比值 {ratio}，{way}。每往回一步乘以 W_hᵀ diag σ′(z)。"),
+    "teaching.fig.rnn_decay": ("Mean ‖G(t, t−d)‖ over t, by distance d", "按距离 d 对 t 平均的 ‖G(t, t−d)‖"),
+    "teaching.axis.g_norm": ("mean ‖G(t, t−d)‖", "‖G(t, t−d)‖ 平均值"),
+    "teaching.q.rnn_truncation": ("The RNN reads “{sentence}” (T = {T} steps). Truncated BPTT with window w = {w} keeps only "
+                                  "the terms G(t, k) with t − k < {w}. Does it miss more or less than {line} of ∂J/∂W_h "
+                                  "(relative error ‖g_w − g‖ / ‖g‖)?",
+                                  "RNN 读入“{sentence}”（T = {T} 步）。窗口 w = {w} 的截断 BPTT 只保留 t − k < {w} 的项 G(t, k)。"
+                                  "它丢掉的 ∂J/∂W_h 多于还是少于 {line}（相对误差 ‖g_w − g‖ / ‖g‖）？"),
+    "teaching.choice.more_than": ("more than {line}", "多于 {line}"),
+    "teaching.choice.less_than": ("less than {line}", "少于 {line}"),
+    "teaching.r.rnn_truncation": ("With w = {w} the relative error is {err}; the dropped terms carry {dropped} of Σ‖G(t, k)‖.",
+                                  "w = {w} 时相对误差为 {err}；被丢掉的项占 Σ‖G(t, k)‖ 的 {dropped}。"),
+    "teaching.fig.rnn_truncation": ("Truncation error by window w", "截断误差与窗口 w"),
+    "teaching.axis.trunc_err": ("‖g_w − g‖ / ‖g‖", "‖g_w − g‖ / ‖g‖"),
     # --- figures that explain answers
     "teaching.explain.next_word": ("the next-word bars P(w | h)", "下一个词概率柱状图 P(w | h)"),
     "teaching.explain.continuation": ("C(w) vs N1+(• w)", "C(w) 与 N1+(• w)"),

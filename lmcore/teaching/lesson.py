@@ -14,8 +14,10 @@ from lmcore.teaching.gradient_questions import gradient_questions
 from lmcore.teaching.ngram_questions import ngram_questions
 from lmcore.teaching.perplexity_questions import perplexity_questions
 from lmcore.teaching.question import Question
+from lmcore.teaching.rnn_questions import rnn_questions
+from lmcore.training.neural_lm import NeuralLM
 
-TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus")
+TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt")
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class LessonInputs:
     hidden: int = 32
     input_scale: float = 1.0
     source_corpus: Corpus | None = None  # the Corpus object (splits, vocabulary): the corpus topic
+    rnn: NeuralLM | None = None  # the word-level RNN LM the RNN & BPTT page shows (questions on held_out)
 
     def settings(self) -> dict[str, object]:
         """The settings that change the questions (printed on sheets, put in file names)."""
@@ -51,6 +54,8 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
         return decoding_questions(seed)
     if topic == "corpus":
         return corpus_questions(inputs.source_corpus, seed) if inputs.source_corpus is not None else []
+    if topic == "rnn_bptt":
+        return rnn_questions(inputs.rnn, inputs.held_out, seed)
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
 
 
@@ -63,4 +68,4 @@ LESSONS: dict[str, tuple[str, ...]] = {
                   "q:gradients.clip", "sec:clipping", "sec:run", "sec:connectivity"),
 }
 PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",),
-                                           "corpus": ("corpus",)}
+                                           "corpus": ("corpus",), "rnn_bptt": ("rnn_bptt",)}
