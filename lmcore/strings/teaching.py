@@ -48,6 +48,7 @@ STRINGS = {
     "teaching.topic.decoding": ("Greedy vs beam search", "贪心与束搜索"),
     "teaching.topic.corpus": ("The corpus: Zipf, Heaps, OOV", "语料：Zipf、Heaps 与未登录词"),
     "teaching.topic.rnn_bptt": ("RNN forward pass & BPTT", "RNN 前向计算与 BPTT"),
+    "teaching.topic.lstm": ("LSTM gates & memory", "LSTM 的门与记忆"),
     "teaching.tol.abs": ("accepted within ±{value}", "误差 ±{value} 以内算对"),
     "teaching.tol.rel": ("accepted within {value}", "相对误差 {value} 以内算对"),
     "teaching.tol.factor": ("accepted within a factor of {value}", "相差不超过 {value} 倍算对"),
@@ -198,6 +199,33 @@ STRINGS = {
                                   "w = {w} 时相对误差为 {err}；被丢掉的项占 Σ‖G(t, k)‖ 的 {dropped}。"),
     "teaching.fig.rnn_truncation": ("Truncation error by window w", "截断误差与窗口 w"),
     "teaching.axis.trunc_err": ("‖g_w − g‖ / ‖g‖", "‖g_w − g‖ / ‖g‖"),
+    "teaching.q.lstm_forget": ("The LSTM reads “{passage}”. At step {t} it reads “{word}”. Is unit {u}'s forget gate f_{u}({t}) "
+                               "above or below 0.5?",
+                               "LSTM 读入“{passage}”。第 {t} 步读入“{word}”。第 {u} 号单元的遗忘门 f_{u}({t}) 高于还是低于 0.5？"),
+    "teaching.r.lstm_forget": ("f_{u}({t}) = {f} (mean over all units at this step: {mean}). Above 0.5 the cell keeps more than "
+                               "half of c_{u}({t}−1); below, it forgets most of it.",
+                               "f_{u}({t}) = {f}（这一步所有单元的平均值：{mean}）。高于 0.5 时记忆单元保留 c_{u}({t}−1) 的一半以上；"
+                               "低于 0.5 则大部分被遗忘。"),
+    "teaching.fig.lstm_forget": ("Forget gate f_{u}(t) of unit {u} along the passage", "第 {u} 号单元的遗忘门 f_{u}(t)"),
+    "teaching.axis.forget": ("f(t)", "f(t)"),
+    "teaching.q.lstm_memory": ("The LSTM reads “{passage}” (T = {T} steps). Along the cell, ∂c(T)/∂c(k) ≈ ∏_(t=k+1..T) f(t). "
+                               "For k = {k}, is this product, averaged over the units, above or below {p10}?",
+                               "LSTM 读入“{passage}”（T = {T} 步）。沿记忆单元，∂c(T)/∂c(k) ≈ ∏_(t=k+1..T) f(t)。"
+                               "k = {k} 时，这个乘积对各单元取平均后高于还是低于 {p10}？"),
+    "teaching.r.lstm_memory": ("Mean over units of ∏ f(t) from step {k} to {T}: {value} ({steps} factors f(t), each < 1). "
+                               "The line was {p10}.",
+                               "从第 {k} 步到第 {T} 步的 ∏ f(t) 对单元取平均：{value}（{steps} 个小于 1 的因子 f(t)）。分界线是 {p10}。"),
+    "teaching.fig.lstm_memory": ("Mean over units of ∏_(t=k+1..T) f(t), by k", "各单元 ∏_(t=k+1..T) f(t) 的平均值（按 k）"),
+    "teaching.axis.memory": ("mean ∏ f(t)", "∏ f(t) 平均值"),
+    "teaching.q.lstm_edit": ("The LSTM reads “{passage}”. Replace word {j}, “{old}”, by “{new}”. Of the later words below, "
+                             "whose log-probability ln P(w_t | w_<t) changes most?",
+                             "LSTM 读入“{passage}”。把第 {j} 个词“{old}”换成“{new}”。下面这些后面的词中，"
+                             "谁的对数概率 ln P(w_t | w_<t) 变化最大？"),
+    "teaching.r.lstm_edit": ("“{w}”: |Δ ln P| = {d}; the next largest among the choices moves by {d2}. The edit travels "
+                             "through h and c to every later step.",
+                             "“{w}”：|Δ ln P| = {d}；其余选项中变化最大的是 {d2}。改动经由 h 和 c 传到之后的每一步。"),
+    "teaching.fig.lstm_edit": ("|Δ ln P(w_t | w_<t)| after the edit", "改动后的 |Δ ln P(w_t | w_<t)|"),
+    "teaching.axis.logp_change": ("|Δ ln P|", "|Δ ln P|"),
     # --- figures that explain answers
     "teaching.explain.next_word": ("the next-word bars P(w | h)", "下一个词概率柱状图 P(w | h)"),
     "teaching.explain.continuation": ("C(w) vs N1+(• w)", "C(w) 与 N1+(• w)"),

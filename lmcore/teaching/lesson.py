@@ -11,13 +11,14 @@ from lmcore.ngram import NgramCounts
 from lmcore.teaching.corpus_questions import corpus_questions
 from lmcore.teaching.decoding_questions import decoding_questions
 from lmcore.teaching.gradient_questions import gradient_questions
+from lmcore.teaching.lstm_questions import lstm_questions
 from lmcore.teaching.ngram_questions import ngram_questions
 from lmcore.teaching.perplexity_questions import perplexity_questions
 from lmcore.teaching.question import Question
 from lmcore.teaching.rnn_questions import rnn_questions
 from lmcore.training.neural_lm import NeuralLM
 
-TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt")
+TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt", "lstm")
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class LessonInputs:
     input_scale: float = 1.0
     source_corpus: Corpus | None = None  # the Corpus object (splits, vocabulary): the corpus topic
     rnn: NeuralLM | None = None  # the word-level RNN LM the RNN & BPTT page shows (questions on held_out)
+    lstm: NeuralLM | None = None  # the word-level LSTM LM the LSTM page inspects (passages from source_corpus)
 
     def settings(self) -> dict[str, object]:
         """The settings that change the questions (printed on sheets, put in file names)."""
@@ -56,6 +58,8 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
         return corpus_questions(inputs.source_corpus, seed) if inputs.source_corpus is not None else []
     if topic == "rnn_bptt":
         return rnn_questions(inputs.rnn, inputs.held_out, seed)
+    if topic == "lstm":
+        return lstm_questions(inputs.lstm, inputs.source_corpus, inputs.held_out, seed)
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
 
 
@@ -68,4 +72,5 @@ LESSONS: dict[str, tuple[str, ...]] = {
                   "q:gradients.clip", "sec:clipping", "sec:run", "sec:connectivity"),
 }
 PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",),
-                                           "corpus": ("corpus",), "rnn_bptt": ("rnn_bptt",)}
+                                           "corpus": ("corpus",), "rnn_bptt": ("rnn_bptt",),
+                                           "lstm": ("lstm",)}
