@@ -16,9 +16,10 @@ from lmcore.teaching.ngram_questions import ngram_questions
 from lmcore.teaching.perplexity_questions import perplexity_questions
 from lmcore.teaching.question import Question
 from lmcore.teaching.rnn_questions import rnn_questions
+from lmcore.teaching.seq2seq_questions import DEFAULT_TASK, seq2seq_questions
 from lmcore.training.neural_lm import NeuralLM
 
-TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt", "lstm")
+TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt", "lstm", "seq2seq")
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class LessonInputs:
     source_corpus: Corpus | None = None  # the Corpus object (splits, vocabulary): the corpus topic
     rnn: NeuralLM | None = None  # the word-level RNN LM the RNN & BPTT page shows (questions on held_out)
     lstm: NeuralLM | None = None  # the word-level LSTM LM the LSTM page inspects (passages from source_corpus)
+    seq2seq_task: str = DEFAULT_TASK  # the seq2seq page's task (questions on its shipped models)
 
     def settings(self) -> dict[str, object]:
         """The settings that change the questions (printed on sheets, put in file names)."""
@@ -60,6 +62,8 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
         return rnn_questions(inputs.rnn, inputs.held_out, seed)
     if topic == "lstm":
         return lstm_questions(inputs.lstm, inputs.source_corpus, inputs.held_out, seed)
+    if topic == "seq2seq":
+        return seq2seq_questions(inputs.seq2seq_task, seed)
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
 
 
@@ -73,4 +77,4 @@ LESSONS: dict[str, tuple[str, ...]] = {
 }
 PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",),
                                            "corpus": ("corpus",), "rnn_bptt": ("rnn_bptt",),
-                                           "lstm": ("lstm",)}
+                                           "lstm": ("lstm",), "seq2seq": ("seq2seq",)}
