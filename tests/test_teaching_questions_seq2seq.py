@@ -137,3 +137,7 @@ def test_three_questions_same_seed_same_questions_both_languages(task):
         for q in qs:
             for lang in ("en", "zh"):
                 assert q.prompt.render(lang) and q.reveal.render(lang) and all(c.render(lang) for c in q.choices)
+
+
+def test_no_task_no_questions():
+    assert topic_questions("seq2seq", LessonInputs(), 0) == []

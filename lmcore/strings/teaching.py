@@ -258,6 +258,16 @@ STRINGS = {
     "teaching.r.s2s_factor": ("P(y | x) = ∏_t P(y_t | y_<t, x) over {n} factors: Σ ln P = {logp}, P(y | x) = {p}.",
                               "P(y | x) = ∏_t P(y_t | y_<t, x)，共 {n} 个因子：Σ ln P = {logp}，P(y | x) = {p}。"),
     "teaching.fig.s2s_factor": ("The chain-rule factors P(y_t | y_<t, x)", "链式法则的各因子 P(y_t | y_<t, x)"),
+    "teaching.q.beam_gain": ("The table gives P(next | prefix) over {vocab}; after two words the output always ends. Does beam "
+                             "search with k = {k} return an output with a higher P(y) than greedy decoding's?",
+                             "表中给出 {vocab} 上的 P(下一个 | 前缀)；两个词之后输出必定结束。宽度 k = {k} 的束搜索返回的输出，"
+                             "其 P(y) 比贪心解码的更高吗？"),
+    "teaching.q.top_token": ("The {order}-gram {method} model scores “{sentence}” token by token (</s> included). Which token "
+                             "contributes most to J = −(1/T) Σ_t ln P(x_t | x_<t)?",
+                             "{order} 元 {method} 模型逐词给“{sentence}”打分（含 </s>）。哪个词元对 J = −(1/T) Σ_t ln P(x_t | x_<t) 的贡献最大？"),
+    "teaching.r.top_token": ("“{w}”: P = {p}, so −ln P = {c} of the sum Σ −ln P = {total} over T = {T} tokens ({share}). "
+                             "The least expected token costs the most.",
+                             "“{w}”：P = {p}，−ln P = {c}，占总和 Σ −ln P = {total}（T = {T} 个词元）的 {share}。最出乎意料的词元代价最大。"),
     # --- figures that explain answers
     "teaching.explain.next_word": ("the next-word bars P(w | h)", "下一个词概率柱状图 P(w | h)"),
     "teaching.explain.continuation": ("C(w) vs N1+(• w)", "C(w) 与 N1+(• w)"),

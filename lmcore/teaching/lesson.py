@@ -16,7 +16,7 @@ from lmcore.teaching.ngram_questions import ngram_questions
 from lmcore.teaching.perplexity_questions import perplexity_questions
 from lmcore.teaching.question import Question
 from lmcore.teaching.rnn_questions import rnn_questions
-from lmcore.teaching.seq2seq_questions import DEFAULT_TASK, seq2seq_questions
+from lmcore.teaching.seq2seq_questions import seq2seq_questions
 from lmcore.training.neural_lm import NeuralLM
 
 TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt", "lstm", "seq2seq")
@@ -37,7 +37,7 @@ class LessonInputs:
     source_corpus: Corpus | None = None  # the Corpus object (splits, vocabulary): the corpus topic
     rnn: NeuralLM | None = None  # the word-level RNN LM the RNN & BPTT page shows (questions on held_out)
     lstm: NeuralLM | None = None  # the word-level LSTM LM the LSTM page inspects (passages from source_corpus)
-    seq2seq_task: str = DEFAULT_TASK  # the seq2seq page's task (questions on its shipped models)
+    seq2seq_task: str | None = None  # the seq2seq page's task (questions on its shipped models; None: no questions)
 
     def settings(self) -> dict[str, object]:
         """The settings that change the questions (printed on sheets, put in file names)."""
@@ -45,8 +45,9 @@ class LessonInputs:
 
 
 def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Question]:
-    """The questions of one topic for these inputs and seed (n-gram topics need ``inputs.counts``, the
-    corpus topic ``inputs.source_corpus``; without them a topic has no questions)."""
+    """The questions of one topic for these inputs and seed. N-gram topics need ``inputs.counts``, the
+    corpus topic ``inputs.source_corpus``, rnn_bptt ``inputs.rnn``, lstm ``inputs.lstm`` and seq2seq
+    ``inputs.seq2seq_task``; without them a topic has no questions (gradients and decoding need nothing)."""
     if topic == "ngram":  # bigram questions: need bigram counts
         ok = inputs.counts is not None and inputs.counts.max_order >= 2
         return ngram_questions(inputs.counts, inputs.delta, inputs.discount, seed) if ok else []
@@ -63,7 +64,7 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
     if topic == "lstm":
         return lstm_questions(inputs.lstm, inputs.source_corpus, inputs.held_out, seed)
     if topic == "seq2seq":
-        return seq2seq_questions(inputs.seq2seq_task, seed)
+        return seq2seq_questions(inputs.seq2seq_task, seed) if inputs.seq2seq_task else []
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
 
 
@@ -77,4 +78,5 @@ LESSONS: dict[str, tuple[str, ...]] = {
 }
 PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",),
                                            "corpus": ("corpus",), "rnn_bptt": ("rnn_bptt",),
-                                           "lstm": ("lstm",), "seq2seq": ("seq2seq",)}
+                                           "lstm": ("lstm",), "seq2seq": ("seq2seq",),
+                                           "chain_rule": ("perplexity",), "decoding": ("decoding",)}
