@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from lmcore.ngram import MAX_ORDER, NgramModel, count_ngrams
+from lmcore.teaching.explain import explain_figure
 from lmcore.teaching import PAGE_TOPICS, LessonInputs, topic_questions
 from lmcore.teaching import perplexity_questions as pq
 from tests.teaching_models import CORPORA, sample_corpus
@@ -52,6 +53,7 @@ def test_chain_rule_page_has_three_questions_same_seed_same_ones(setting, seed):
     for q in questions:
         for lang in ("en", "zh"):
             assert q.prompt.render(lang) and q.reveal.render(lang)
+            assert explain_figure(q, lang).data  # the figure shown after the reveal builds, with data
 
 
 def test_top_token_answers_vary(setting):

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from lmcore.samples import default_settings, load_sample
+from lmcore.teaching.explain import explain_figure
 from lmcore.teaching import LessonInputs, topic_questions
 from lmcore.teaching import corpus_questions as cq
 from lmcore.teaching.estimates import FACTOR, scaled_options
@@ -95,6 +96,7 @@ def test_three_questions_same_seed_same_questions_both_languages(corpus, seed):
     for q in questions:
         answer = q.answer_text("en")
         for lang in ("en", "zh"):
+            assert explain_figure(q, lang).data  # the figure shown after the reveal builds, with data
             prompt = q.prompt.render(lang)
             assert prompt and q.reveal.render(lang)
             assert not re.search(rf"(?<![\d.]){re.escape(answer)}(?![\d.])", prompt)  # never in the question

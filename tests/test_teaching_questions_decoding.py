@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from lmcore.teaching.explain import explain_figure
 from lmcore.teaching import PAGE_TOPICS, LessonInputs, topic_questions
 from lmcore.teaching import decoding_questions as dq
 from tests.decoding_oracles import beam_search_loop
@@ -50,4 +51,5 @@ def test_decoding_page_has_three_questions_same_seed_same_ones(seed):
     for q in questions:
         for lang in ("en", "zh"):
             assert q.prompt.render(lang) and q.reveal.render(lang)
+            assert explain_figure(q, lang).data  # the figure shown after the reveal builds, with data
     assert np.all([q.table is not None for q in questions])

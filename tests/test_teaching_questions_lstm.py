@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import torch
 
+from lmcore.teaching.explain import explain_figure
 from lmcore.teaching import LessonInputs, topic_questions
 from lmcore.teaching import lstm_questions as lq
 from tests.teaching_models import CORPORA, nn_weights, sample_corpus, shipped_lm
@@ -68,7 +69,7 @@ def test_memory_answer_is_the_mean_product_of_forget_gates(setting, seed):
     product = np.mean([math.prod(f[u, k:T]) for u in range(f.shape[0])])  # f(k+1) … f(T): columns k … T−1
     assert product == pytest.approx(data["y"][k - 1], rel=1e-9)
     line = data["hline"]
-    assert abs(math.log10(product / line)) >= 0.25 and line < 1
+    assert abs(math.log10(product / line)) >= math.log10(1.5) - 1e-9 and line < 1
     assert q.answer == (0 if product > line else 1)
 
 
@@ -96,6 +97,7 @@ def test_three_questions_same_seed_same_questions_both_languages(setting, seed):
     for q in qs:
         for lang in ("en", "zh"):
             assert q.prompt.render(lang) and q.reveal.render(lang) and all(c.render(lang) for c in q.choices)
+            assert explain_figure(q, lang).data  # the figure shown after the reveal builds, with data
 
 
 def test_no_lstm_no_questions():

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+from lmcore.teaching.explain import explain_figure
 from lmcore.teaching import LessonInputs, topic_questions
 from lmcore.teaching import rnn_questions as rq
 from tests.teaching_models import CORPORA, nn_weights, sample_corpus, shipped_lm
@@ -113,6 +114,7 @@ def test_three_questions_same_seed_same_questions_both_languages(setting, seed):
     for q in qs:
         for lang in ("en", "zh"):
             assert q.prompt.render(lang) and q.reveal.render(lang) and all(c.render(lang) for c in q.choices)
+            assert explain_figure(q, lang).data  # the figure shown after the reveal builds, with data
 
 
 def test_no_model_no_questions():

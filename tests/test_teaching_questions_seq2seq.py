@@ -13,6 +13,7 @@ import torch
 from lmcore.seq2seq.pretrained import EVAL_N, EVAL_SEED
 from lmcore.seq2seq.tasks import TASKS, make_batch, sample_pairs
 from lmcore.seq2seq.vocab import BOS_ID, EOS_ID, decode, encode
+from lmcore.teaching.explain import explain_figure
 from lmcore.teaching import LessonInputs, topic_questions
 from lmcore.teaching import seq2seq_questions as sq
 
@@ -137,6 +138,7 @@ def test_three_questions_same_seed_same_questions_both_languages(task):
         for q in qs:
             for lang in ("en", "zh"):
                 assert q.prompt.render(lang) and q.reveal.render(lang) and all(c.render(lang) for c in q.choices)
+                assert explain_figure(q, lang).data  # the figure shown after the reveal builds, with data
 
 
 def test_no_task_no_questions():

@@ -210,12 +210,12 @@ STRINGS = {
     "teaching.fig.lstm_forget": ("Forget gate f_{u}(t) of unit {u} along the passage", "第 {u} 号单元的遗忘门 f_{u}(t)"),
     "teaching.axis.forget": ("f(t)", "f(t)"),
     "teaching.q.lstm_memory": ("The LSTM reads “{passage}” (T = {T} steps). Along the cell, ∂c(T)/∂c(k) ≈ ∏_(t=k+1..T) f(t). "
-                               "For k = {k}, is this product, averaged over the units, above or below {p10}?",
+                               "For k = {k}, is this product, averaged over the units, above or below {line}?",
                                "LSTM 读入“{passage}”（T = {T} 步）。沿记忆单元，∂c(T)/∂c(k) ≈ ∏_(t=k+1..T) f(t)。"
-                               "k = {k} 时，这个乘积对各单元取平均后高于还是低于 {p10}？"),
+                               "k = {k} 时，这个乘积对各单元取平均后高于还是低于 {line}？"),
     "teaching.r.lstm_memory": ("Mean over units of ∏ f(t) from step {k} to {T}: {value} ({steps} factors f(t), each < 1). "
-                               "The line was {p10}.",
-                               "从第 {k} 步到第 {T} 步的 ∏ f(t) 对单元取平均：{value}（{steps} 个小于 1 的因子 f(t)）。分界线是 {p10}。"),
+                               "The line was {line}.",
+                               "从第 {k} 步到第 {T} 步的 ∏ f(t) 对单元取平均：{value}（{steps} 个小于 1 的因子 f(t)）。分界线是 {line}。"),
     "teaching.fig.lstm_memory": ("Mean over units of ∏_(t=k+1..T) f(t), by k", "各单元 ∏_(t=k+1..T) f(t) 的平均值（按 k）"),
     "teaching.axis.memory": ("mean ∏ f(t)", "∏ f(t) 平均值"),
     "teaching.q.lstm_edit": ("The LSTM reads “{passage}”. Replace word {j}, “{old}”, by “{new}”. Of the later words below, "

@@ -20,11 +20,11 @@ from lmcore.teaching.question import CHOICE, Question, Table, fmt, literal, text
 
 MIN_TOKENS = 200  # below this, Heaps' and Zipf's laws have nothing to show
 ZIPF_RANKS = (5, 10, 20, 50)
-HEAPS_RATIOS = (5, 8, 10)
+HEAPS_RATIOS = (8, 12, 16)
 
 
 def heaps_question(corpus: Corpus, rng: np.random.Generator) -> Question | None:
-    """V(N₂) given V(N₁) with N₂ = 5–10 × N₁, at points of the page's Heaps curve."""
+    """V(N₂) given V(N₁) with N₂ = 8–16 × N₁, at points of the page's Heaps curve."""
     n_tokens, n_types, law = heaps(corpus)
     if len(n_tokens) < 20 or n_tokens[-1] < MIN_TOKENS:
         return None

@@ -4,7 +4,7 @@ page's passages (the longest validation sentences) run through the LSTM the page
 - ``lstm.forget``: at step t, is unit u's forget gate f_u(t) = σ(W_f [h(t−1), x(t)] + b_f)_u above
   or below 0.5? (cells with |f − 0.5| < 0.2 are never asked);
 - ``lstm.memory``: the notes' ∂c(T)/∂c(k) ≈ ∏_{t=k+1..T} f(t): is its mean over units above or
-  below 10^e? (lines less than a quarter decade away are never asked);
+  below a line of the 1-2-5 series (0.5, 0.2, 0.1, 0.05…)? (the value is ≥ 1.5× away from the line);
 - ``lstm.edit``: after replacing one word (the page's suggested edit, or a frequent word earlier
   in the passage), which later word's ln P(w_t | w_<t) moves most? (the largest change at least
   1.5 × every other choice's).
@@ -21,7 +21,6 @@ import torch
 
 from lmcore.corpus import Corpus
 from lmcore.recurrent.cells import DTYPE
-from lmcore.teaching.gradient_questions import power_of_ten
 from lmcore.teaching.question import CHOICE, Question, fmt, literal, shuffled, text
 from lmcore.training.counterfactual import edit, suggest_edit
 from lmcore.training.gradient_path import forget_products
@@ -32,7 +31,7 @@ from lmcore.training.tokens import BOS, EOS, SPACE, UNK
 MAX_SYMBOLS = 80  # as the LSTM page
 N_PASSAGES = 40
 GATE_MARGIN = 0.2
-DECADE_MARGIN = 0.25
+MEMORY_FACTOR = 1.5
 EDIT_MARGIN = 1.5
 ATTEMPTS = 12
 
@@ -55,7 +54,7 @@ def forget_question(lm: NeuralLM, symbols: list[str], trace: PassageTrace, rng: 
     """Above or below 0.5: one unit's forget gate at one step (the side is drawn first)."""
     f = trace.signals["f"]
     sides = [np.argwhere(f >= 0.5 + GATE_MARGIN), np.argwhere(f <= 0.5 - GATE_MARGIN)]
-    answer = int(rng.integers(2))
+    answer = int(rng.random() < 0.5)
     if len(sides[answer]) == 0:
         answer = 1 - answer
     if len(sides[answer]) == 0:
@@ -75,36 +74,45 @@ def forget_question(lm: NeuralLM, symbols: list[str], trace: PassageTrace, rng: 
     )
 
 
+def memory_lines(value: float) -> tuple[list[float], list[float]]:
+    """Lines of the 1-2-5 series below 1 that ``value`` is clearly above / clearly below (a factor ≥ 1.5),
+    nearest first."""
+    series = [m * 10.0 ** e for e in range(-6, 0) for m in (1, 2, 5)]
+    above = sorted((x for x in series if value >= MEMORY_FACTOR * x), key=lambda x: value / x)
+    below = sorted((x for x in series if x >= MEMORY_FACTOR * value), key=lambda x: x / value)
+    return above, below
+
+
 def memory_question(lm: NeuralLM, symbols: list[str], trace: PassageTrace, rng: np.random.Generator) -> Question | None:
-    """Mean over units of ∏_{t=k+1..T} f(t): above or below a power of ten?"""
+    """Mean over units of ∏_{t=k+1..T} f(t): above or below a line (1, 2, 5 × 10^e)? The side is drawn first."""
     products = forget_products(trace.signals["f"]).mean(axis=0)  # entry k−1: k = 1..T
     T = products.shape[0]
     if T < 4:
         return None
+    want = int(rng.integers(2))  # 0: the product is above the line, 1: below
+    found = None
     for _ in range(ATTEMPTS):
-        k = int(rng.integers(1, max(2, T // 2)))
+        k = int(rng.integers(1, T - 1))
         value = float(products[k - 1])
         if not (value > 0 and math.isfinite(value)):
             continue
-        log = math.log10(value)
-        # a product of gates below 1 is below 10⁰: lines from 10⁻¹ down only
-        lines = [e for e in (math.floor(log), math.floor(log) + 1) if e < 0 and abs(log - e) >= DECADE_MARGIN]
-        if lines:
+        sides = memory_lines(value)
+        if sides[want]:
+            found = (k, value, want, sides[want][0])
             break
-    else:
+        if found is None and sides[1 - want]:
+            found = (k, value, 1 - want, sides[1 - want][0])
+    if found is None:
         return None
-    exponent = int(lines[int(rng.integers(len(lines)))])
-    answer = 0 if log > exponent else 1
+    k, value, answer, line = found
     return Question(
         qid="lstm.memory", topic="lstm", kind=CHOICE, answer=answer,
-        prompt=text("teaching.q.lstm_memory", passage=" ".join(symbols), T=T, k=k, p10=power_of_ten(exponent)),
-        choices=(text("teaching.choice.above", p10=power_of_ten(exponent)),
-                 text("teaching.choice.below", p10=power_of_ten(exponent))),
-        reveal=text("teaching.r.lstm_memory", k=k, T=T, value=fmt(value), p10=power_of_ten(exponent),
-                    steps=T - k),
+        prompt=text("teaching.q.lstm_memory", passage=" ".join(symbols), T=T, k=k, line=fmt(line)),
+        choices=(text("teaching.choice.more_than", line=fmt(line)), text("teaching.choice.less_than", line=fmt(line))),
+        reveal=text("teaching.r.lstm_memory", k=k, T=T, value=fmt(value), line=fmt(line), steps=T - k),
         explain="bars",
         explain_data={"x": list(range(1, T + 1)), "y": [float(v) for v in products], "highlight": k - 1, "log_y": True,
-                      "hline": 10.0 ** exponent, "title": "teaching.fig.lstm_memory", "y_title": "teaching.axis.memory",
+                      "hline": line, "title": "teaching.fig.lstm_memory", "y_title": "teaching.axis.memory",
                       "symbols": symbols, "k": k},
     )
 

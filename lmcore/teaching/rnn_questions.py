@@ -146,17 +146,23 @@ def decay_question(runs: SentenceRuns, rng: np.random.Generator) -> Question | N
 def truncation_question(runs: SentenceRuns, rng: np.random.Generator) -> Question | None:
     """Does truncated BPTT (window w ≤ T/2) miss more or less than 10 % of ∂J/∂W_h?"""
     lo, hi = TRUNCATION_LINE / TRUNCATION_FACTOR, TRUNCATION_LINE * TRUNCATION_FACTOR
+    want = int(rng.integers(2))  # 0: misses more than the line, 1: less (drawn first: both equally often)
+    found = None
     for _ in range(ATTEMPTS):
         i = runs.pick(rng, BPTT_MAX_TOKENS)
         if i is None:
             return None
         run, contrib = runs.run(i), runs.bptt(i)
         errors = {w: contrib.truncation_error(w) for w in range(1, max(2, run.T // 2 + 1))}
-        ok = [w for w, e in errors.items() if not lo <= e <= hi]
-        if ok:
+        sides = ([w for w, e in errors.items() if e > hi], [w for w, e in errors.items() if e < lo])
+        if sides[want]:
+            found = (run, contrib, errors, sides[want])
             break
-    else:
+        if found is None and (sides[0] or sides[1]):
+            found = (run, contrib, errors, sides[0] or sides[1])
+    if found is None:
         return None
+    run, contrib, errors, ok = found
     w = int(rng.choice(ok))
     answer = 0 if errors[w] > TRUNCATION_LINE else 1
     return Question(
