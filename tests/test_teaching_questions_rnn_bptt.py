@@ -121,3 +121,11 @@ def test_no_model_no_questions():
     corpus = sample_corpus("english")
     assert topic_questions("rnn_bptt", LessonInputs(held_out=corpus.mapped("test")), 0) == []
     assert rq.rnn_questions(shipped_lm("english", "lstm"), corpus.mapped("test")) == []  # not an RNN
+
+
+def test_inputs_key_is_plain_and_names_the_model():
+    corpus, lm = sample_corpus("english"), shipped_lm("english", "rnn")
+    key = dict(LessonInputs(held_out=corpus.mapped("test"), source_corpus=corpus, rnn=lm).key())
+    assert "source_corpus" not in key and "held_out" not in key
+    assert key["rnn"].startswith(f"{corpus.key}:") and key["lstm"] is None
+    hash(tuple(key.items()))  # hashable: a cache key
