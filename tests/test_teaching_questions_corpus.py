@@ -79,6 +79,16 @@ def test_oov_answer_is_the_share_of_test_tokens_outside_the_training_vocabulary(
     assert_spread(q, 0, 1)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_hapax_answer_is_the_share_of_types_seen_once(corpus, seed):
+    q = cq.hapax_question(corpus, np.random.default_rng(seed))
+    counts = Counter(tokens_in_order(corpus))
+    share = sum(1 for c in counts.values() if c == 1) / len(counts)
+    assert chosen(q) == pytest.approx(share, rel=5e-3)
+    assert q.answer == int(np.argmin([abs(np.log(float(c.render("en").rstrip("%")) / 100 / share)) for c in q.choices]))
+    assert_spread(q, 0, 1)
+
+
 def test_scaled_options_put_the_true_value_among_well_separated_ones():
     for seed in range(30):
         options, at = scaled_options(137, np.random.default_rng(seed), low=50, high=600)

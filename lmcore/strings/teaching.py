@@ -165,6 +165,12 @@ STRINGS = {
                        "Every one of them costs a model its P(<unk>).",
                        "测试集 {test} 个词元中有 {n} 个在训练集中从未出现：未登录率 = {rate}。"
                        "每一个都只能得到模型的 P(<unk>)。"),
+    "teaching.q.hapax": ("The corpus has {tokens} tokens of {types} distinct types. What share of the types occur exactly once "
+                         "(hapax legomena)? Pick the closest.",
+                         "语料共有 {tokens} 个词元、{types} 个不同的词型。只出现一次的词型（hapax legomena）占多大比例？选最接近的。"),
+    "teaching.r.hapax": ("{once} of the {types} types occur once: {share}. Zipf's long tail: most types are rare, so a model "
+                         "sees most words only a handful of times.",
+                         "{types} 个词型中有 {once} 个只出现一次：{share}。Zipf 的长尾：大多数词型都很罕见，模型对多数词只见过寥寥几次。"),
     "teaching.bar.oov_valid": ("validation", "验证集"),
     "teaching.bar.oov_test": ("test", "测试集"),
     "teaching.fig.oov": ("Out-of-vocabulary rate of each held-out split", "各留出集的未登录率"),

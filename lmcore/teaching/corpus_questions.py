@@ -5,7 +5,9 @@
 - ``corpus.zipf``: the most frequent token occurs C₁ times; the count of the rank-r token is
   closest to…? (Zipf's law f(r) ∝ r^s, s ≈ −1: about C₁/r);
 - ``corpus.oov``: the share of the test split's tokens that the training vocabulary does not hold
-  is closest to…? (OOV rate = #{test tokens ∉ V} / #test tokens).
+  is closest to…? (OOV rate = #{test tokens ∉ V} / #test tokens);
+- ``corpus.hapax``: the share of the types seen exactly once (hapax legomena) is closest to…?
+  (#{w : C(w) = 1} / #types, all splits: Zipf's long tail).
 Numbers come from :mod:`lmcore.corpus.stats` (the functions the page draws with); the choices are
 a factor 1.6 apart (:func:`lmcore.teaching.estimates.scaled_options`).
 """
@@ -88,8 +90,28 @@ def oov_question(corpus: Corpus, rng: np.random.Generator) -> Question | None:
     )
 
 
+def hapax_question(corpus: Corpus, rng: np.random.Generator) -> Question | None:
+    """The share of types that occur exactly once in the whole corpus."""
+    counts = token_counts(corpus)
+    if sum(counts.values()) < MIN_TOKENS:
+        return None
+    once = sum(1 for c in counts.values() if c == 1)
+    if once == 0:
+        return None
+    share = once / len(counts)
+    options, answer = scaled_options(share, rng, high=1.0, whole=False)
+    return Question(
+        qid="corpus.hapax", topic="corpus", kind=CHOICE, answer=answer,
+        prompt=text("teaching.q.hapax", tokens=sum(counts.values()), types=len(counts)),
+        choices=tuple(literal(percent(x)) for x in options),
+        reveal=text("teaching.r.hapax", once=once, types=len(counts), share=percent(share)),
+        explain="zipf",
+        explain_data={"counts": sorted(counts.values(), reverse=True), "marks": [len(counts) - once + 1]},
+    )
+
+
 def corpus_questions(corpus: Corpus, seed: int = 0) -> list[Question]:
     """The corpus questions for this corpus and seed (the same seed gives the same ones)."""
     rng = np.random.default_rng([seed, 23])
-    made = [heaps_question(corpus, rng), zipf_question(corpus, rng), oov_question(corpus, rng)]
+    made = [heaps_question(corpus, rng), zipf_question(corpus, rng), oov_question(corpus, rng), hapax_question(corpus, rng)]
     return [q for q in made if q is not None]

@@ -133,9 +133,9 @@ def _edit_for(lm: NeuralLM, symbols: list[str], rng: np.random.Generator) -> tup
     if position <= len(symbols) - 3:
         return position, replacement
     frequent = [s for s in lm.vocab if s not in (BOS, EOS, UNK, SPACE)][:12]
-    position = int(rng.integers(max(1, len(symbols) - 3)))
-    options = [s for s in frequent if s != symbols[position]]
-    return position, options[int(rng.integers(len(options)))]
+    early = int(rng.integers(max(1, len(symbols) - 3)))
+    options = [s for s in frequent if s != symbols[early]]
+    return (early, options[int(rng.integers(len(options)))]) if options else (position, replacement)
 
 
 def edit_question(lm: NeuralLM, passages: list[list[str]], rng: np.random.Generator) -> Question | None:
