@@ -13,7 +13,7 @@ from lmcore.samples import default_settings, load_sample
 from lmcore.teaching.explain import explain_figure
 from lmcore.teaching import LessonInputs, topic_questions
 from lmcore.teaching import corpus_questions as cq
-from lmcore.teaching.estimates import FACTOR, scaled_options
+from lmcore.teaching.estimates import FACTOR, percent, scaled_options
 
 SEEDS = [0, 1, 2, 3, 5, 8]
 
@@ -28,18 +28,22 @@ def tokens_in_order(corpus) -> list[str]:
 
 
 def chosen(q) -> float:
-    """The number the right choice shows ("1331" or "4.26%")."""
-    shown = q.choices[int(q.answer)].render("en")
-    return float(shown.rstrip("%")) / 100 if shown.endswith("%") else float(shown)
+    """The value of the right option."""
+    return q.explain_data["options"][int(q.answer)]
 
 
-def assert_spread(q, low: float, high: float) -> None:
-    """Options ascending, neighbours a factor ≈ 1.6 apart, all within (low, high]."""
-    values = [float(c.render("en").rstrip("%")) for c in q.choices]
-    ratios = np.array(values[1:]) / np.array(values[:-1])
+def assert_spread(q, low: float, high: float, show=lambda x: str(int(x))) -> None:
+    """Options ascending, neighbours a factor ≈ 1.6 apart, all within (low, high], printed as ``show`` prints them."""
+    values = np.array(q.explain_data["options"])
+    assert [c.render("en") for c in q.choices] == [show(x) for x in values]
+    ratios = values[1:] / values[:-1]
     assert np.all(ratios > 1.4) and np.all(ratios < 1.8)
-    scale = 100 if q.choices[0].render("en").endswith("%") else 1
-    assert values[0] / scale > low and values[-1] / scale <= high * (1 + 0.01)
+    assert values[0] > low and values[-1] <= high
+
+
+def closest(q, value: float) -> int:
+    """The index of the option nearest to ``value`` on a log scale."""
+    return int(np.argmin(np.abs(np.log(np.array(q.explain_data["options"]) / value))))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -73,10 +77,9 @@ def test_oov_answer_is_the_share_of_test_tokens_outside_the_training_vocabulary(
     vocab = {w for w, c in train_counts.items() if c >= settings.min_count}
     test = [tok for s in corpus.split("test") for tok in s]
     rate = sum(tok not in vocab for tok in test) / len(test)
-    # the printed option is 3 significant digits of a percentage: within 0.05 % of the share, relatively
-    assert chosen(q) == pytest.approx(rate, rel=5e-3)
-    assert q.answer == int(np.argmin([abs(np.log(float(c.render("en").rstrip("%")) / 100 / rate)) for c in q.choices]))
-    assert_spread(q, 0, 1)
+    assert chosen(q) == pytest.approx(rate, rel=1e-12)
+    assert q.answer == closest(q, rate)
+    assert_spread(q, 0, 1, percent)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -84,9 +87,9 @@ def test_hapax_answer_is_the_share_of_types_seen_once(corpus, seed):
     q = cq.hapax_question(corpus, np.random.default_rng(seed))
     counts = Counter(tokens_in_order(corpus))
     share = sum(1 for c in counts.values() if c == 1) / len(counts)
-    assert chosen(q) == pytest.approx(share, rel=5e-3)
-    assert q.answer == int(np.argmin([abs(np.log(float(c.render("en").rstrip("%")) / 100 / share)) for c in q.choices]))
-    assert_spread(q, 0, 1)
+    assert chosen(q) == pytest.approx(share, rel=1e-12)
+    assert q.answer == closest(q, share)
+    assert_spread(q, 0, 1, percent)
 
 
 def test_scaled_options_put_the_true_value_among_well_separated_ones():

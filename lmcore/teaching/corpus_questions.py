@@ -45,7 +45,7 @@ def heaps_question(corpus: Corpus, rng: np.random.Generator) -> Question | None:
         reveal=text("teaching.r.heaps", n2=n2, v2=v2, linear=round(v1 * n2 / n1), beta=fmt(law.slope),
                     k=fmt(float(np.exp(law.intercept)))),
         explain="heaps",
-        explain_data={"n_tokens": n_tokens.tolist(), "n_types": n_types.tolist(), "marks": [n1, n2]},
+        explain_data={"n_tokens": n_tokens.tolist(), "n_types": n_types.tolist(), "marks": [n1, n2], "options": options},
     )
 
 
@@ -67,7 +67,7 @@ def zipf_question(corpus: Corpus, rng: np.random.Generator) -> Question | None:
                     ((1, w1, c1), (rank, "?", "?"))),
         reveal=text("teaching.r.zipf", r=rank, w=wr, c=cr, zipf=round(c1 / rank), share=percent(s1)),
         explain="zipf",
-        explain_data={"counts": sorted(counts.values(), reverse=True), "marks": [1, rank]},
+        explain_data={"counts": sorted(counts.values(), reverse=True), "marks": [1, rank], "options": options},
     )
 
 
@@ -86,7 +86,8 @@ def oov_question(corpus: Corpus, rng: np.random.Generator) -> Question | None:
         reveal=text("teaching.r.oov", n=round(rate * test_tokens), test=test_tokens, rate=percent(rate)),
         explain="bars",
         explain_data={"x": ["teaching.bar.oov_valid", "teaching.bar.oov_test"], "x_keys": True, "highlight": 1,
-                      "y": [oov_rate(corpus, "valid"), rate], "title": "teaching.fig.oov", "y_title": "teaching.axis.oov"},
+                      "y": [oov_rate(corpus, "valid"), rate], "title": "teaching.fig.oov", "y_title": "teaching.axis.oov",
+                      "options": options},
     )
 
 
@@ -106,7 +107,7 @@ def hapax_question(corpus: Corpus, rng: np.random.Generator) -> Question | None:
         choices=tuple(literal(percent(x)) for x in options),
         reveal=text("teaching.r.hapax", once=once, types=len(counts), share=percent(share)),
         explain="zipf",
-        explain_data={"counts": sorted(counts.values(), reverse=True), "marks": [len(counts) - once + 1]},
+        explain_data={"counts": sorted(counts.values(), reverse=True), "marks": [len(counts) - once + 1], "options": options},
     )
 
 
