@@ -89,6 +89,9 @@ LESSONS: dict[str, tuple[str, ...]] = {
     "gradients": ("q:gradients.regime", "q:gradients.threshold", "q:gradients.lstm", "sec:curves",
                   "q:gradients.clip", "sec:clipping", "sec:run", "sec:connectivity"),
 }
+# Each page's topics, and what its LessonInputs must hold: corpus → source_corpus; chain_rule and ngram →
+# counts, held_out (and order, delta, discount); rnn_bptt → rnn, held_out (the mapped test split);
+# lstm → lstm, source_corpus; seq2seq → seq2seq_task; gradients → hidden, input_scale; decoding → nothing.
 PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",),
                                            "corpus": ("corpus",), "rnn_bptt": ("rnn_bptt",),
                                            "lstm": ("lstm",), "seq2seq": ("seq2seq",),
