@@ -37,9 +37,9 @@ class Autograd:
         self.targets = [*lm.table.ids(tokens), lm.table.stoi["</s>"]]
 
     def losses(self, W_steps, cut: int | None = None):
-        """J(1..T); ``W_steps[k−1]`` is the W_h of step k; h is detached after step ``cut``."""
+        """J(1..len(W_steps)); ``W_steps[k−1]`` is the W_h of step k; h is detached after step ``cut``."""
         h, out = torch.zeros(self.w["W_hh"].shape[0], dtype=torch.float64), []
-        for k in range(1, self.T + 1):
+        for k in range(1, len(W_steps) + 1):
             if cut is not None and k - 1 == cut:
                 h = h.detach()
             h = torch.tanh(self.w["W_ih"] @ self.x[k - 1] + W_steps[k - 1] @ h + self.w["b"])
@@ -49,19 +49,23 @@ class Autograd:
     def contribution_norms(self) -> np.ndarray:
         """‖G(t, k)‖_F with G(t, k) = ∂J(t)/∂W_h(step k), NaN above the diagonal."""
         norms = np.full((self.T, self.T), np.nan)
+        W_steps = [self.w["W_hh"].clone().requires_grad_(True) for _ in range(self.T)]
+        losses = self.losses(W_steps)  # one forward pass, one backward pass per loss J(t)
         for t in range(1, self.T + 1):
-            W_steps = [self.w["W_hh"].clone().requires_grad_(True) for _ in range(self.T)]
-            grads = torch.autograd.grad(self.losses(W_steps)[t - 1], W_steps[:t])
+            grads = torch.autograd.grad(losses[t - 1], W_steps[:t], retain_graph=True)
             norms[t - 1, :t] = [float(g.norm()) for g in grads]
         return norms
 
     def gradient(self, window: int | None = None) -> torch.Tensor:
         """∂J/∂W_h for J = mean_t J(t); with ``window``, each J(t) back-propagates through its last w steps only."""
+        if window is None:  # J = mean_t J(t), back-propagated through the shared W_h in one pass
+            W = self.w["W_hh"].clone().requires_grad_(True)
+            return torch.autograd.grad(torch.stack(self.losses([W] * self.T)).mean(), W)[0]
         total = torch.zeros_like(self.w["W_hh"])
         for t in range(1, self.T + 1):
             W = self.w["W_hh"].clone().requires_grad_(True)
-            cut = t - window if window is not None and t - window >= 1 else None
-            total += torch.autograd.grad(self.losses([W] * self.T, cut)[t - 1] / self.T, W)[0]
+            cut = t - window if t - window >= 1 else None
+            total += torch.autograd.grad(self.losses([W] * t, cut)[t - 1] / self.T, W)[0]
         return total
 
 
