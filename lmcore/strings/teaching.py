@@ -202,6 +202,8 @@ STRINGS = {
                                   "它丢掉的 ∂J/∂W_h 多于还是少于 {line}（相对误差 ‖g_w − g‖ / ‖g‖）？"),
     "teaching.choice.more_than": ("more than {line}", "多于 {line}"),
     "teaching.choice.less_than": ("less than {line}", "少于 {line}"),
+    "teaching.choice.above_line": ("above {line}", "高于 {line}"),
+    "teaching.choice.below_line": ("below {line}", "低于 {line}"),
     "teaching.r.rnn_truncation": ("With w = {w} the relative error is {err}; the dropped terms carry {dropped} of Σ‖G(t, k)‖.",
                                   "w = {w} 时相对误差为 {err}；被丢掉的项占 Σ‖G(t, k)‖ 的 {dropped}。"),
     "teaching.fig.rnn_truncation": ("Truncation error by window w", "截断误差与窗口 w"),

@@ -64,7 +64,7 @@ def forget_question(lm: NeuralLM, symbols: list[str], trace: PassageTrace, rng: 
     return Question(
         qid="lstm.forget", topic="lstm", kind=CHOICE, answer=answer,
         prompt=text("teaching.q.lstm_forget", passage=" ".join(symbols), t=step + 1, word=trace.symbols[step], u=unit),
-        choices=(text("teaching.choice.more_than", line="0.5"), text("teaching.choice.less_than", line="0.5")),
+        choices=(text("teaching.choice.above_line", line="0.5"), text("teaching.choice.below_line", line="0.5")),
         reveal=text("teaching.r.lstm_forget", u=unit, t=step + 1, f=fmt(value),
                     mean=fmt(float(f[:, step].mean()))),
         explain="bars",
@@ -108,7 +108,7 @@ def memory_question(lm: NeuralLM, symbols: list[str], trace: PassageTrace, rng: 
     return Question(
         qid="lstm.memory", topic="lstm", kind=CHOICE, answer=answer,
         prompt=text("teaching.q.lstm_memory", passage=" ".join(symbols), T=T, k=k, line=fmt(line)),
-        choices=(text("teaching.choice.more_than", line=fmt(line)), text("teaching.choice.less_than", line=fmt(line))),
+        choices=(text("teaching.choice.above_line", line=fmt(line)), text("teaching.choice.below_line", line=fmt(line))),
         reveal=text("teaching.r.lstm_memory", k=k, T=T, value=fmt(value), line=fmt(line), steps=T - k),
         explain="bars",
         explain_data={"x": list(range(1, T + 1)), "y": [float(v) for v in products], "highlight": k - 1, "log_y": True,

@@ -67,7 +67,7 @@ def bottleneck_question(task: str, rng: np.random.Generator) -> Question | None:
         qid="seq2seq.bottleneck", topic="seq2seq", kind=CHOICE, answer=answer,
         prompt=text("teaching.q.s2s_bottleneck", task=text(f"seq2seq.task.{task}"), m=m, line=f"{line:.0%}", n=EVAL_N,
                     lo=found[1].min_len, hi=found[1].max_len),
-        choices=(text("teaching.choice.more_than", line=f"{line:.0%}"), text("teaching.choice.less_than", line=f"{line:.0%}")),
+        choices=(text("teaching.choice.above_line", line=f"{line:.0%}"), text("teaching.choice.below_line", line=f"{line:.0%}")),
         reveal=text("teaching.r.s2s_bottleneck", m=m, acc=f"{acc[m]:.1%}", n=EVAL_N),
         explain="length_curves", explain_data=_curves_data(task, m, line),
     )
