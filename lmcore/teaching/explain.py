@@ -100,6 +100,7 @@ def _beam_tree(data: dict, lang: str) -> go.Figure:
 
 
 def _marks(fig: go.Figure, xs: list[float]) -> go.Figure:
+    """``fig`` with a dotted vertical line at each x (the N₁, N₂ of a Heaps question)."""
     for x in xs:
         fig.add_vline(x=x, line=dict(color="grey", dash="dot"))
     return fig
