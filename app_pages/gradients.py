@@ -21,7 +21,6 @@ from lmcore.symbols import BOS, EOS
 from lmcore.training.config import enough_to_train
 from server.recurrent_models import LSTM, RNN, clip_logs, trained_models, white_box_of
 from ui import teaching
-from ui.sections import show_parts
 from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
@@ -92,10 +91,9 @@ def curve_controls() -> tuple:
     return cells, CellSpec("rnn", hidden, INPUT_DIM, kind, scale, activation, forget_bias), T, input_scale, n_seeds
 
 
-@st.fragment
 def curves_section(with_why: bool = False) -> None:
-    """The curves part; ``with_why`` (projector view: the page runs whole) adds the why panels
-    under the same controls."""
+    """The curves part (a fragment in normal view); ``with_why`` (projector view: the page runs whole)
+    adds the why panels, under the same controls, as the deck's next section."""
     st.header(tr("gradients.curves.header"))
     cells, spec, T, input_scale, n_seeds = curve_controls()
     activation = spec.activation
@@ -145,7 +143,8 @@ def curves_section(with_why: bool = False) -> None:
                 st.markdown(tr("gradients.formula_note_no_rnn", d=d, prod=prod, bound=bound))
 
     if with_why:
-        st.subheader(tr("gradients.panels.header"))
+        deck.section("why")
+        st.header(tr("gradients.panels.header"))
         why_panels(spec, T, input_scale)
 
 
@@ -279,11 +278,9 @@ def sectioned(name: str, run):
 
 
 deck.settings(hidden=st.session_state.get("grad_hidden", 32), input_scale=st.session_state.get("grad_input", 1.0))
-parts = {"curves": sectioned("curves", lambda: curves_section(with_why=deck.projector)), "why": why_section,
-         "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
-         "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus)),
-         "questions": deck.questions}  # a tab, or the question slides
-if deck.projector:
-    del parts["why"]  # in the curves slide
-show_parts("gradients", parts, keep=KEPT, whole=deck.projector)
+deck.parts({"curves": sectioned("curves", lambda: deck.fragment(curves_section)(with_why=deck.projector)),
+            "why": (lambda: None) if deck.projector else why_section,  # projector: the curves' controls draw it
+            "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
+            "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))},
+           keep=KEPT)  # and the questions: a tab, or the question slides
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -1,6 +1,5 @@
-"""What a lesson is made of: the live inputs of the questions, the questions of each topic, and
-each page's slides in the order of the course notes (page sections and predict-then-reveal moments).
-"""
+"""What a lesson's questions are made of: the live inputs of the questions and the questions of each
+topic (each page's parts, slides and topics: lmcore/teaching/course.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -47,13 +46,3 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
         return decoding_questions(seed)
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
 
-
-# A slide is a page section ("sec:<name>", rendered by the page's own code) or a question
-# ("q:<qid>", the predict-then-reveal widget). Questions come before the section that explains them.
-LESSONS: dict[str, tuple[str, ...]] = {
-    "ngram": ("sec:table", "sec:sparsity", "q:ngram.add_delta", "sec:formula", "q:ngram.unseen", "sec:charts",
-              "q:ngram.continuation", "sec:continuation", "q:perplexity.guess", "sec:grid", "sec:sample"),
-    "gradients": ("q:gradients.regime", "q:gradients.threshold", "q:gradients.lstm", "sec:curves",
-                  "q:gradients.clip", "sec:clipping", "sec:run", "sec:connectivity"),
-}
-PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",)}

@@ -15,6 +15,7 @@ from lmcore.teaching.lesson import TOPICS, LessonInputs, topic_questions
 from lmcore.teaching.question import CHOICE, Question, fmt
 
 MIN_QUESTIONS, MAX_QUESTIONS = 5, 10
+COURSE_MAX_QUESTIONS = 24  # a sheet for the whole course: about three questions per lesson
 LETTERS = "abcdefgh"
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~$])")
 
@@ -29,10 +30,11 @@ class Sheet:
     settings: tuple[tuple[str, object], ...]
 
 
-def build_sheet(inputs: LessonInputs, seed: int, n: int = 8, topics: tuple[str, ...] = TOPICS) -> Sheet:
-    """n questions (5..10) taken in turn from each topic's questions for this seed; topics that
+def build_sheet(inputs: LessonInputs, seed: int, n: int = 8, topics: tuple[str, ...] = TOPICS,
+                most: int = MAX_QUESTIONS) -> Sheet:
+    """n questions (5..``most``) taken in turn from each topic's questions for this seed; topics that
     run short (a tiny corpus) are topped up from the next seeds' synthetic topics."""
-    n = max(MIN_QUESTIONS, min(MAX_QUESTIONS, int(n)))
+    n = max(MIN_QUESTIONS, min(most, int(n)))
     pools = {topic: topic_questions(topic, inputs, seed) for topic in topics}
     extra = 1
     while sum(len(p) for p in pools.values()) < n and extra < 20:
