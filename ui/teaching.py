@@ -46,6 +46,7 @@ from ui.state import corpus_label, current_corpus, lang, query_param, set_query_
 SCORE = "teaching_score"
 ANSWERS = "teaching_answers"
 NOT_SETTINGS = {"present", "slide", "part", "lang", "qseed"}
+COURSE_MOVE = "teaching_course_move"  # set by Previous/Next past a deck's end: the lesson to open
 TOOL_BOXES = ("teaching_share_box", "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
 
 PROJECTOR_CSS = """<style>
@@ -155,9 +156,15 @@ class Deck:
         return self.slides[names.index(name)]
 
     def _move(self, step: int) -> None:
-        """Previous/Next inside the deck (a button's callback: the address changes before the run)."""
-        i = self.slides.index(self.current)
-        st.query_params["slide"] = slide_param(self.slides[max(0, min(len(self.slides) - 1, i + step))])
+        """Previous/Next (a button's callback): inside the deck the address changes before the run;
+        past its first or last slide the run opens the previous or next lesson (:meth:`_slide_bar`)."""
+        i = self.slides.index(self.current) + step
+        if 0 <= i < len(self.slides):
+            st.query_params["slide"] = slide_param(self.slides[i])
+            return
+        lesson = previous_lesson(self.page) if i < 0 else next_lesson(self.page)
+        if lesson is not None:  # the course goes on: the previous lesson's last slide, the next one's first
+            st.session_state[COURSE_MOVE] = (lesson.page, slide_param(lesson.slides[-1 if i < 0 else 0]))
 
     def _slide_bar(self) -> None:
         i, last = self.slides.index(self.current), len(self.slides) - 1
@@ -165,10 +172,10 @@ class Deck:
         left, mid, right, menu, share = st.columns([2, 6, 2, 1, 1], vertical_alignment="center")
         prev_label = tr("teaching.prev") if i > 0 or before is None else tr("teaching.prev_lesson")
         next_label = tr("teaching.next") if i < last or after is None else tr("teaching.next_lesson")
-        went_back = left.button(prev_label, key="lmlab-prev", on_click=self._move if i > 0 else None, args=(-1,),
-                                disabled=i == 0 and before is None, width="stretch")
-        went_on = right.button(next_label, key="lmlab-next", on_click=self._move if i < last else None, args=(1,),
-                               disabled=i == last and after is None, type="primary", width="stretch")
+        left.button(prev_label, key="lmlab-prev", on_click=self._move, args=(-1,), disabled=i == 0 and before is None,
+                    width="stretch")
+        right.button(next_label, key="lmlab-next", on_click=self._move, args=(1,), disabled=i == last and after is None,
+                     type="primary", width="stretch")
         where = tr(f"nav.{self.page}")
         if i == last and after is not None:
             where += " · " + tr("teaching.course.then", lesson=tr(f"nav.{after.page}"))
@@ -176,12 +183,10 @@ class Deck:
                      f"<small>{where} · {tr('teaching.keys_hint')}</small>", unsafe_allow_html=True)
         course_menu(menu.popover(":material/menu_book:", help=tr("teaching.course.help")))
         self._share = share.popover(":material/qr_code_2:", help=tr("teaching.share.header"))
-        if went_back and i == 0 and before is not None:  # the course goes on: the previous lesson's last slide
-            st.switch_page(f"app_pages/{before.page}.py",
-                           query_params={"present": "1", "slide": slide_param(before.slides[-1])})
-        if went_on and i == last and after is not None:  # the next lesson's first slide
-            st.switch_page(f"app_pages/{after.page}.py",
-                           query_params={"present": "1", "slide": slide_param(after.slides[0])})
+        move = st.session_state.pop(COURSE_MOVE, None)
+        if move is not None:
+            page, slide = move
+            st.switch_page(f"app_pages/{page}.py", query_params={"present": "1", "slide": slide})
 
     def _slide_title(self, slide: str) -> str:
         kind, _, name = slide.partition(":")
