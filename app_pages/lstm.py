@@ -348,7 +348,7 @@ def edit_part(symbols: tuple) -> None:
     edit_section(lstm, symbols)
 
 
-deck.settings()
+deck.settings(lstm=lstm)  # teaching mode: the questions are on the LSTM inspected
 deck.parts({"gates": with_passage("gates", gates_part), "gradient": with_passage("gradient", gradient_part),
             "edit": with_passage("edit", edit_part), "compare": lambda: comparison_part(lstm.config.level)}, keep=KEPT)
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

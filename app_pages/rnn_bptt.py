@@ -164,6 +164,6 @@ def bptt_part() -> None:
     bptt_section(wb, run)
 
 
-deck.settings()
+deck.settings(rnn=lm)  # teaching mode: the questions are on the model shown
 deck.parts({"step": step_part, "topk": top_k_part, "bptt": bptt_part}, keep=("rnn_topk",))
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -348,7 +348,7 @@ def lesson_inputs(page: str, **settings: Any) -> LessonInputs:
     train = corpus.mapped("train")
     counts = ngram_counts(corpus) if train else None
     held_out = corpus.mapped("test") or corpus.mapped("valid")
-    return LessonInputs(counts, held_out, plain_label(corpus), **settings)
+    return LessonInputs(counts, held_out, plain_label(corpus), source_corpus=corpus, **settings)
 
 
 def plain_label(corpus) -> str:
@@ -362,10 +362,18 @@ def _questions(page: str, key: str, settings: tuple, seed: int, _inputs: LessonI
     return [q for topic in LESSON_OF[page].topics for q in topic_questions(topic, _inputs, seed)]
 
 
+def _identity(value: Any) -> Any:
+    """A setting as part of the questions' cache key: a model by what it is (corpus, config, steps)."""
+    if hasattr(value, "config") and hasattr(value, "steps_done"):
+        return f"{getattr(value, 'corpus_key', '')}:{value.config.key()}:{value.steps_done}:{id(value)}"
+    return value
+
+
 def page_questions(page: str, inputs: LessonInputs) -> list[Question]:
     """The page's questions for this corpus, settings and seed (``?qseed=``), cached."""
     seed = query_param("qseed", 0)
-    settings = tuple(sorted((k, v) for k, v in vars(inputs).items() if k not in ("counts", "held_out")))
+    settings = tuple(sorted((k, _identity(v)) for k, v in vars(inputs).items()
+                            if k not in ("counts", "held_out", "source_corpus")))
     return _questions(page, current_corpus().key, settings, seed, inputs)
 
 

@@ -83,6 +83,9 @@ STRINGS = {
     "teaching.topic.ngram": ("N-grams & smoothing", "N 元语法与平滑"),
     "teaching.topic.gradients": ("Vanishing gradients & clipping", "梯度消失与裁剪"),
     "teaching.topic.decoding": ("Greedy vs beam search", "贪心与束搜索"),
+    "teaching.topic.corpus": ("The corpus: Zipf, Heaps, OOV", "语料：Zipf、Heaps 与未登录词"),
+    "teaching.topic.rnn_bptt": ("RNN forward pass & BPTT", "RNN 前向计算与 BPTT"),
+    "teaching.topic.lstm": ("LSTM gates & memory", "LSTM 的门与记忆"),
     "teaching.tol.abs": ("accepted within ±{value}", "误差 ±{value} 以内算对"),
     "teaching.tol.rel": ("accepted within {value}", "相对误差 {value} 以内算对"),
     "teaching.tol.factor": ("accepted within a factor of {value}", "相差不超过 {value} 倍算对"),
@@ -172,6 +175,94 @@ STRINGS = {
                           "表中给出 {vocab} 上的 P(下一个 | 前缀)；两个词之后输出必定结束。贪心解码每步取概率最大的词：它的输出的 P(y) 是多少？"),
     "teaching.r.greedy": ("Greedy outputs “{y}”; by the chain rule P(y) = product of the probabilities along its path = {p}.",
                           "贪心输出“{y}”；由链式法则，P(y) = 沿路径的概率之积 = {p}。"),
+    "teaching.col.n_tokens": ("first N tokens", "前 N 个词元"),
+    "teaching.col.n_types": ("distinct types V(N)", "不同词型数 V(N)"),
+    "teaching.col.rank": ("rank r", "排名 r"),
+    "teaching.col.count": ("count", "次数"),
+    "teaching.q.heaps": ("Reading the corpus from the start, the first {n1} tokens hold {v1} distinct types (table). "
+                         "How many distinct types do the first {n2} tokens hold? Pick the closest.",
+                         "从语料开头读起，前 {n1} 个词元中有 {v1} 个不同的词型（见表）。前 {n2} 个词元中有多少个不同的词型？选最接近的。"),
+    "teaching.r.heaps": ("V({n2}) = {v2}, far below the linear guess {linear}: new types keep coming, ever more slowly. "
+                         "Heaps' law fitted to this corpus: V(N) ≈ {k} · N^{beta}.",
+                         "V({n2}) = {v2}，远小于按线性外推的 {linear}：新词型不断出现，但越来越慢。"
+                         "本语料拟合的 Heaps 定律：V(N) ≈ {k} · N^{beta}。"),
+    "teaching.q.zipf": ("The most frequent token, “{w1}”, occurs {c1} times in the corpus. How often does the token of "
+                        "rank {r} occur? Pick the closest.",
+                        "最常见的词元“{w1}”在语料中出现 {c1} 次。排名第 {r} 的词元出现多少次？选最接近的。"),
+    "teaching.r.zipf": ("Rank {r} is “{w}”, seen {c} times; Zipf's law f(r) ∝ 1/r predicts about {zipf}. "
+                        "The top token alone is {share} of all tokens.",
+                        "排名第 {r} 的是“{w}”，出现 {c} 次；Zipf 定律 f(r) ∝ 1/r 预测约为 {zipf}。"
+                        "仅最常见的词元就占全部词元的 {share}。"),
+    "teaching.q.oov": ("The training split has {train} tokens and the vocabulary keeps |V| = {v} types (with <unk>). "
+                       "What share of the {test} test tokens is out of vocabulary (becomes <unk>)? Pick the closest.",
+                       "训练集有 {train} 个词元，词表保留 |V| = {v} 个词型（含 <unk>）。测试集的 {test} 个词元中，"
+                       "未登录（变成 <unk>）的比例是多少？选最接近的。"),
+    "teaching.r.oov": ("{n} of the {test} test tokens were never seen in training: OOV rate = {rate}. "
+                       "Every one of them costs a model its P(<unk>).",
+                       "测试集 {test} 个词元中有 {n} 个在训练集中从未出现：未登录率 = {rate}。"
+                       "每一个都只能得到模型的 P(<unk>)。"),
+    "teaching.bar.oov_valid": ("validation", "验证集"),
+    "teaching.bar.oov_test": ("test", "测试集"),
+    "teaching.fig.oov": ("Out-of-vocabulary rate of each held-out split", "各留出集的未登录率"),
+    "teaching.axis.oov": ("share of tokens not in V", "不在词表中的词元比例"),
+    "teaching.axis.prob": ("probability", "概率"),
+    "teaching.col.window": ("window w", "窗口 w"),
+    "teaching.q.rnn_top": ("The RNN has read “{prefix}” (steps 1 … {t}). Which word gets the highest probability ŷ({t}) "
+                           "as the next word?",
+                           "RNN 已读入“{prefix}”（第 1 … {t} 步）。哪个词作为下一个词的概率 ŷ({t}) 最高？"),
+    "teaching.r.rnn_top": ("ŷ({t}) puts {p} on “{w}”, ahead of “{w2}” ({p2}). The word that actually follows is "
+                           "“{target}”, with ŷ = {pt}.",
+                           "ŷ({t}) 给“{w}”的概率是 {p}，高于“{w2}”（{p2}）。实际的下一个词是“{target}”，ŷ = {pt}。"),
+    "teaching.fig.rnn_top": ("ŷ({t}) of the four choices", "四个选项的 ŷ({t})"),
+    "teaching.q.rnn_decay": ("The RNN reads “{sentence}” (T = {T} steps). Averaged over t, is a step d = {d} back's "
+                             "contribution ‖G(t, t−{d})‖ to ∂J(t)/∂W_h smaller or larger than the same step's ‖G(t, t)‖?",
+                             "RNN 读入“{sentence}”（T = {T} 步）。对 t 取平均，往回 d = {d} 步的贡献 ‖G(t, t−{d})‖ "
+                             "（对 ∂J(t)/∂W_h）比同一步的 ‖G(t, t)‖ 更小还是更大？"),
+    "teaching.choice.shrink": ("smaller: contributions shrink with t − k", "更小：贡献随 t − k 衰减"),
+    "teaching.choice.grow": ("larger: contributions grow with t − k", "更大：贡献随 t − k 增长"),
+    "teaching.r.rnn_decay": ("Mean ‖G(t, t)‖ = {m0}, mean ‖G(t, t−{d})‖ = {md}: a ratio of {ratio}, {way}. Each step back "
+                             "multiplies by W_hᵀ diag σ′(z).",
+                             "‖G(t, t)‖ 平均为 {m0}，‖G(t, t−{d})‖ 平均为 {md}：比值 {ratio}，{way}。每往回一步乘以 W_hᵀ diag σ′(z)。"),
+    "teaching.fig.rnn_decay": ("Mean ‖G(t, t−d)‖ over t, by distance d", "按距离 d 对 t 平均的 ‖G(t, t−d)‖"),
+    "teaching.axis.g_norm": ("mean ‖G(t, t−d)‖", "‖G(t, t−d)‖ 平均值"),
+    "teaching.q.rnn_truncation": ("The RNN reads “{sentence}” (T = {T} steps). Truncated BPTT with window w = {w} keeps only "
+                                  "the terms G(t, k) with t − k < {w}. Does it miss more or less than {line} of ∂J/∂W_h "
+                                  "(relative error ‖g_w − g‖ / ‖g‖)?",
+                                  "RNN 读入“{sentence}”（T = {T} 步）。窗口 w = {w} 的截断 BPTT 只保留 t − k < {w} 的项 G(t, k)。"
+                                  "它丢掉的 ∂J/∂W_h 多于还是少于 {line}（相对误差 ‖g_w − g‖ / ‖g‖）？"),
+    "teaching.choice.more_than": ("more than {line}", "多于 {line}"),
+    "teaching.choice.less_than": ("less than {line}", "少于 {line}"),
+    "teaching.r.rnn_truncation": ("With w = {w} the relative error is {err}; the dropped terms carry {dropped} of Σ‖G(t, k)‖.",
+                                  "w = {w} 时相对误差为 {err}；被丢掉的项占 Σ‖G(t, k)‖ 的 {dropped}。"),
+    "teaching.fig.rnn_truncation": ("Truncation error by window w", "截断误差与窗口 w"),
+    "teaching.axis.trunc_err": ("‖g_w − g‖ / ‖g‖", "‖g_w − g‖ / ‖g‖"),
+    "teaching.q.lstm_forget": ("The LSTM reads “{passage}”. At step {t} it reads “{word}”. Is unit {u}'s forget gate f_{u}({t}) "
+                               "above or below 0.5?",
+                               "LSTM 读入“{passage}”。第 {t} 步读入“{word}”。第 {u} 号单元的遗忘门 f_{u}({t}) 高于还是低于 0.5？"),
+    "teaching.r.lstm_forget": ("f_{u}({t}) = {f} (mean over all units at this step: {mean}). Above 0.5 the cell keeps more than "
+                               "half of c_{u}({t}−1); below, it forgets most of it.",
+                               "f_{u}({t}) = {f}（这一步所有单元的平均值：{mean}）。高于 0.5 时记忆单元保留 c_{u}({t}−1) 的一半以上；"
+                               "低于 0.5 则大部分被遗忘。"),
+    "teaching.fig.lstm_forget": ("Forget gate f_{u}(t) of unit {u} along the passage", "第 {u} 号单元的遗忘门 f_{u}(t)"),
+    "teaching.axis.forget": ("f(t)", "f(t)"),
+    "teaching.q.lstm_memory": ("The LSTM reads “{passage}” (T = {T} steps). Along the cell, ∂c(T)/∂c(k) ≈ ∏_(t=k+1..T) f(t). "
+                               "For k = {k}, is this product, averaged over the units, above or below {p10}?",
+                               "LSTM 读入“{passage}”（T = {T} 步）。沿记忆单元，∂c(T)/∂c(k) ≈ ∏_(t=k+1..T) f(t)。"
+                               "k = {k} 时，这个乘积对各单元取平均后高于还是低于 {p10}？"),
+    "teaching.r.lstm_memory": ("Mean over units of ∏ f(t) from step {k} to {T}: {value} ({steps} factors f(t), each < 1). "
+                               "The line was {p10}.",
+                               "从第 {k} 步到第 {T} 步的 ∏ f(t) 对单元取平均：{value}（{steps} 个小于 1 的因子 f(t)）。分界线是 {p10}。"),
+    "teaching.fig.lstm_memory": ("Mean over units of ∏_(t=k+1..T) f(t), by k", "各单元 ∏_(t=k+1..T) f(t) 的平均值（按 k）"),
+    "teaching.axis.memory": ("mean ∏ f(t)", "∏ f(t) 平均值"),
+    "teaching.q.lstm_edit": ("The LSTM reads “{passage}”. Replace word {j}, “{old}”, by “{new}”. Of the later words below, "
+                             "whose log-probability ln P(w_t | w_<t) changes most?",
+                             "LSTM 读入“{passage}”。把第 {j} 个词“{old}”换成“{new}”。下面这些后面的词中，"
+                             "谁的对数概率 ln P(w_t | w_<t) 变化最大？"),
+    "teaching.r.lstm_edit": ("“{w}”: |Δ ln P| = {d}; the next largest among the choices moves by {d2}. The edit travels "
+                             "through h and c to every later step.",
+                             "“{w}”：|Δ ln P| = {d}；其余选项中变化最大的是 {d2}。改动经由 h 和 c 传到之后的每一步。"),
+    "teaching.fig.lstm_edit": ("|Δ ln P(w_t | w_<t)| after the edit", "改动后的 |Δ ln P(w_t | w_<t)|"),
+    "teaching.axis.logp_change": ("|Δ ln P|", "|Δ ln P|"),
     # --- figures that explain answers
     "teaching.explain.next_word": ("the next-word bars P(w | h)", "下一个词概率柱状图 P(w | h)"),
     "teaching.explain.continuation": ("C(w) vs N1+(• w)", "C(w) 与 N1+(• w)"),
@@ -180,6 +271,9 @@ STRINGS = {
     "teaching.explain.bound": ("the bound (σ₁γ)^(t−k)", "上界 (σ₁γ)^(t−k)"),
     "teaching.explain.clip": ("g and ĝ with the threshold circle", "g、ĝ 与阈值圆"),
     "teaching.explain.beam_tree": ("the beam-search tree", "束搜索树"),
+    "teaching.explain.heaps": ("Heaps' law on this corpus", "本语料上的 Heaps 定律"),
+    "teaching.explain.zipf": ("Zipf's law on this corpus", "本语料上的 Zipf 定律"),
+    "teaching.explain.bars": ("the numbers behind the answer", "答案背后的数字"),
     "teaching.fig.next_word": ("P(w | h = “{h}”) under each method", "各方法下的 P(w | h = “{h}”)"),
     "teaching.fig.continuation": ("Occurrences C(w) vs distinct left neighbours N1+(• w)", "出现次数 C(w) 与不同左邻词数 N1+(• w)"),
     "teaching.fig.bound": ("The bound (σ₁γ)^(t−k) with σ₁γ = {sg}", "上界 (σ₁γ)^(t−k)，σ₁γ = {sg}"),

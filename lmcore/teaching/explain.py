@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lmcore.corpus.stats import fit_power_law
 from lmcore.decoding import beam_search, greedy_decode
+from lmcore.figures.corpus import heaps_figure, zipf_figure
 from lmcore.figures.decoding import beam_tree_figure
 from lmcore.figures.gradients import gradient_curves_figure
 from lmcore.figures.labels import plotly_texts
@@ -25,7 +27,8 @@ from lmcore.teaching.question import Question
 def explain_figure(question: Question, lang: str = "en") -> go.Figure:
     """The figure named by ``question.explain``, built from its data."""
     builders = {"next_word": _next_word, "continuation": _continuation, "chain_rule": _chain_rule,
-                "gradient_curve": _gradient_curve, "bound": _bound, "clip": _clip, "beam_tree": _beam_tree}
+                "gradient_curve": _gradient_curve, "bound": _bound, "clip": _clip, "beam_tree": _beam_tree,
+                "heaps": _heaps, "zipf": _zipf, "bars": _bars}
     return builders[question.explain](question.explain_data, lang)
 
 
@@ -92,3 +95,39 @@ def _beam_tree(data: dict, lang: str) -> go.Figure:
     greedy = greedy_decode(score, dq.MAX_LEN, dq.END)
     return beam_tree_figure(tree, dq.VOCAB, greedy.tokens, lang=lang,
                             title=t("teaching.fig.beam", lang, k=data["k"]))
+
+
+def _marks(fig: go.Figure, xs: list[float]) -> go.Figure:
+    for x in xs:
+        fig.add_vline(x=x, line=dict(color="grey", dash="dot"))
+    return fig
+
+
+def _heaps(data: dict, lang: str) -> go.Figure:
+    n_tokens, n_types = np.asarray(data["n_tokens"], dtype=float), np.asarray(data["n_types"], dtype=float)
+    return _marks(heaps_figure(n_tokens, n_types, fit_power_law(n_tokens, n_types), lang=lang), data["marks"])
+
+
+def _zipf(data: dict, lang: str) -> go.Figure:
+    freqs = np.asarray(data["counts"], dtype=float)
+    ranks = np.arange(1, len(freqs) + 1, dtype=float)
+    fig = zipf_figure(ranks, freqs, fit_power_law(ranks, freqs), lang=lang)
+    for r in data["marks"]:  # the x axis is logarithmic: a marker, not a vline at log10
+        fig.add_scatter(x=[r], y=[freqs[r - 1]], mode="markers", marker=dict(size=12, symbol="circle-open", color="#d62728"),
+                        showlegend=False)
+    return fig
+
+
+def _bars(data: dict, lang: str) -> go.Figure:
+    """Bars ``y`` over ``x`` (texts, or catalogue keys with ``x_keys``), bar ``highlight`` in red;
+    title and y axis are catalogue keys."""
+    colours = ["#d62728" if i == data.get("highlight") else "#1f77b4" for i in range(len(data["y"]))]
+    labels = [t(x, lang) for x in data["x"]] if data.get("x_keys") else plotly_texts([str(x) for x in data["x"]])
+    fig = go.Figure(go.Bar(x=labels, y=data["y"], marker_color=colours,
+                           text=[f"{v:.3g}" for v in data["y"]], textposition="outside"))
+    fig.update_layout(title=t(data["title"], lang, **data.get("fields", {})), showlegend=False,
+                      yaxis=dict(title=t(data["y_title"], lang), type="log" if data.get("log_y") else "linear"),
+                      margin=dict(t=60, b=40))
+    if data.get("hline") is not None:
+        fig.add_hline(y=data["hline"], line=dict(color="black", dash="dot"))
+    return fig

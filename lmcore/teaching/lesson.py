@@ -5,14 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 
+from lmcore.corpus import Corpus
 from lmcore.ngram import NgramCounts
+from lmcore.teaching.corpus_questions import corpus_questions
 from lmcore.teaching.decoding_questions import decoding_questions
 from lmcore.teaching.gradient_questions import gradient_questions
+from lmcore.teaching.lstm_questions import lstm_questions
 from lmcore.teaching.ngram_questions import ngram_questions
 from lmcore.teaching.perplexity_questions import perplexity_questions
 from lmcore.teaching.question import Question
+from lmcore.teaching.rnn_questions import rnn_questions
+from lmcore.training.neural_lm import NeuralLM
 
-TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding")
+TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt", "lstm")
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,9 @@ class LessonInputs:
     discount: float = 0.75
     hidden: int = 32
     input_scale: float = 1.0
+    source_corpus: Corpus | None = None  # the Corpus object (splits, vocabulary): the corpus topic
+    rnn: NeuralLM | None = None  # the word-level RNN LM the RNN & BPTT page shows (questions on held_out)
+    lstm: NeuralLM | None = None  # the word-level LSTM LM the LSTM page inspects (passages from source_corpus)
 
     def settings(self) -> dict[str, object]:
         """The settings that change the questions (printed on sheets, put in file names)."""
@@ -34,7 +42,8 @@ class LessonInputs:
 
 
 def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Question]:
-    """The questions of one topic for these inputs and seed (corpus topics need ``inputs.counts``)."""
+    """The questions of one topic for these inputs and seed (n-gram topics need ``inputs.counts``, the
+    corpus topic ``inputs.source_corpus``; without them a topic has no questions)."""
     if topic == "ngram":  # bigram questions: need bigram counts
         ok = inputs.counts is not None and inputs.counts.max_order >= 2
         return ngram_questions(inputs.counts, inputs.delta, inputs.discount, seed) if ok else []
@@ -44,5 +53,10 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
         return gradient_questions(seed, inputs.hidden, inputs.input_scale)
     if topic == "decoding":
         return decoding_questions(seed)
+    if topic == "corpus":
+        return corpus_questions(inputs.source_corpus, seed) if inputs.source_corpus is not None else []
+    if topic == "rnn_bptt":
+        return rnn_questions(inputs.rnn, inputs.held_out, seed)
+    if topic == "lstm":
+        return lstm_questions(inputs.lstm, inputs.source_corpus, inputs.held_out, seed)
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
-
