@@ -49,6 +49,21 @@ NOT_SETTINGS = {"present", "slide", "part", "lang", "qseed"}
 COURSE_MOVE = "teaching_course_move"  # set by Previous/Next past a deck's end: the lesson to open
 TOOL_BOXES = ("teaching_share_box", "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
 
+# Every lesson page, in either view: a wide formula or Markdown table scrolls sideways in its own box
+# (a phone is 390 px wide), and on a narrow screen the Plotly modebar is hidden (it covered the
+# chart's title) and buttons are large enough for a finger.
+PAGE_CSS = """<style>
+.katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 0.2rem 0; }
+[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+@media (max-width: 640px) {
+  .js-plotly-plot .modebar-container { display: none !important; }
+  .stButton button, [data-testid="stFormSubmitButton"] button, [data-testid="stPopover"] button,
+  [data-testid="stDownloadButton"] button { min-height: 44px; }
+  [data-testid="stRadio"] label { min-height: 36px; align-items: center; }
+  [data-testid="stTextInput"] input { min-height: 44px; font-size: 16px; }
+}
+</style>"""
+
 PROJECTOR_CSS = """<style>
 html { font-size: 20px; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.4rem; padding-bottom: 2rem; max-width: 100%; }
@@ -83,11 +98,12 @@ KEYS_JS = """<script>
 def projector_mode(lesson: PageLesson) -> bool:
     """Projector view on or off (``?present=1`` or the sidebar toggle); styles the page when on.
     Turned off, the page opens on the tab that holds the slide that was shown."""
-    if "teaching_present" not in st.session_state:
+    if "present" in st.query_params or "teaching_present" not in st.session_state:  # the address decides
         st.session_state["teaching_present"] = query_param("present", False)
-    else:  # keep the choice across pages (Streamlit drops the state of widgets not drawn on a page)
+    else:  # a page opened without it keeps the choice (Streamlit drops the state of widgets not drawn on a page)
         st.session_state["teaching_present"] = st.session_state["teaching_present"]
-    on = st.sidebar.toggle(tr("teaching.projector"), key="teaching_present", help=tr("teaching.projector_help"))
+    on = st.sidebar.toggle(tr("teaching.projector"), key="teaching_present", help=tr("teaching.projector_help"),
+                           on_change=_projector_to_address)
     if on:
         set_query_params(present=1)
         st.set_page_config(initial_sidebar_state="collapsed")
@@ -100,6 +116,14 @@ def projector_mode(lesson: PageLesson) -> bool:
         if shown in slides:
             st.query_params["part"] = lesson.part_showing(slides[shown])
     return on
+
+
+def _projector_to_address() -> None:
+    """The toggle moved: the address says so before the run (which reads it)."""
+    if st.session_state.get("teaching_present"):
+        st.query_params["present"] = "1"
+    else:
+        st.query_params.pop("present", None)
 
 
 def styled(fig, projector: bool):
@@ -140,6 +164,7 @@ class Deck:
         self._count = 0
         self.shown = False
         self.current = self._current_slide() if self.projector else None
+        st.html(PAGE_CSS)
         st.sidebar.markdown(f"**{tr('teaching.sidebar.header')}**")
         self._sidebar = st.sidebar.container()  # filled by tools(), once the page has put its settings in the URL
         self._share = None
