@@ -52,6 +52,7 @@ def test_the_next_word_chart_stacks_its_chinese_title_and_keeps_the_english_one_
 def test_units_keep_latin_runs_whole_and_a_long_title_goes_above_the_plot():
     assert title_units("下一个词 w") == ["下", "一", "个", "词", "w"]
     assert title_units("P(w|h) 的值") == ["P(w|h)", "的", "值"]
+    assert title_units("频率 f（对数刻度）") == ["频", "率", "f", "︵", "对", "数", "刻", "度", "︶"]
     import plotly.graph_objects as go
 
     fig = go.Figure(go.Scatter(x=[1, 2], y=[1, 2]), layout=dict(yaxis=dict(title="查询（query）：解码步 t（预测 y_t）"),

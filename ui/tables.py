@@ -23,6 +23,10 @@ import streamlit as st
 BOX_STYLE = "max-width:100%;overflow-x:auto;-webkit-overflow-scrolling:touch"
 TABLE_STYLE = "border-collapse:collapse;font-size:0.95rem;margin:0 0 1rem 0"
 CELL_STYLE = "padding:0.25rem 0.75rem;border-bottom:1px solid rgba(128,128,128,0.3);text-align:{align}"
+# numbers and headers on one line; a text cell wraps, but not below a few characters' width (a phone's
+# narrow column wrapped a word to one character a line: the table scrolls sideways instead)
+NUMBER_CELL = ";white-space:nowrap"
+TEXT_CELL = ";min-width:6em"
 HEAD_STYLE = CELL_STYLE + ";font-weight:600"
 
 
@@ -72,13 +76,14 @@ def html_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
                for c in frame.columns}
     formats = {c: fmt for c in frame.columns if pd.api.types.is_float_dtype(frame[c])
                if (fmt := column_format(frame[c])) is not None} | dict(formats or {})
-    head = "".join(f'<th style="{HEAD_STYLE.format(align="right" if numeric[c] else "left")}">'
+    head = "".join(f'<th style="{HEAD_STYLE.format(align="right" if numeric[c] else "left")}{NUMBER_CELL}">'
                    f"{html.escape(str(c))}</th>" for c in frame.columns)
     rows = []
     for values in frame.itertuples(index=False, name=None):
         cells = []
         for column, value in zip(frame.columns, values):
-            style = CELL_STYLE.format(align="right" if numeric[column] else "left")
+            style = CELL_STYLE.format(align="right" if numeric[column] else "left") + (
+                NUMBER_CELL if numeric[column] else TEXT_CELL)
             colour = shade(column, value) if shade else None
             if colour:
                 style += f";background-color:{html.escape(colour)}"

@@ -3,7 +3,7 @@
 Plotly draws a y-axis title turned by 90°, so a Chinese title ("下一个词 w") reads sideways. A title
 with CJK characters is drawn instead as a horizontal annotation: a short one (up to
 :data:`MAX_STACKED` characters and Latin runs) as a column of upright characters left of the tick
-labels, a longer one as a line above the plotting area, starting at the axis. English titles keep
+labels (and no Latin run wider than :data:`MAX_COLUMN` font sizes), any other as a line above the plotting area, starting at the axis. English titles keep
 Plotly's turned title. The annotations are named :data:`NAME` so that projector styling
 (lmcore/teaching/projector.py) can move them with the larger tick labels.
 """
@@ -19,6 +19,9 @@ from lmcore.figures.margins import PAD, TICK_SIZE, TITLE_SIZE, WIDE, _widest, ti
 NAME = "lmlab-upright-y-title"
 TITLE_FONT = dict(size=TITLE_SIZE, color="#262730")  # lmcore.figures.style.TITLE_FONT
 MAX_STACKED = 10
+MAX_COLUMN = 2.5
+"""The widest unit (a Latin run such as ``P(w|h)``) a column may hold, in font sizes: a wider one would
+take the plot's width on a phone, so such a title goes above the plot."""
 LINE_ROOM = 24
 """Height (px) added to the top margin for a title written above the plotting area."""
 _AXIS = re.compile(r"yaxis(\d*)$")
@@ -30,10 +33,16 @@ def has_cjk(text: str) -> bool:
     return any(unicodedata.east_asian_width(c) in "WF" for c in text)
 
 
+VERTICAL = {"(": "︵", "（": "︵", ")": "︶", "）": "︶", "：": "︰", ":": "︰", "，": "︐", "、": "︑"}
+"""Brackets and marks standing alone in a column, in their vertical forms (as vertical Chinese text
+prints them): "(" lies on its side above the words it opens."""
+
+
 def title_units(text: str) -> list[str]:
-    """``text`` cut into what a column stacks: each CJK character or punctuation mark on its own, a run
-    of Latin letters, digits and formula signs kept whole (``P(w|h)``); spaces dropped."""
-    return [m[1] for m in _UNIT.finditer(text) if m[1].strip()]
+    """``text`` cut into what a column stacks: each CJK character or punctuation mark on its own (a
+    bracket in its vertical form), a run of Latin letters, digits and formula signs kept whole
+    (``P(w|h)``); spaces dropped."""
+    return [VERTICAL.get(m[1], m[1]) for m in _UNIT.finditer(text) if m[1].strip()]
 
 
 def upright_y_titles(fig: go.Figure) -> go.Figure:
@@ -55,7 +64,7 @@ def upright_y_titles(fig: go.Figure) -> go.Figure:
         units = title_units(str(text))
         margin = dict(layout.get("margin") or {})
         side = "r" if right else "l"
-        if len(units) <= MAX_STACKED:
+        if len(units) <= MAX_STACKED and _widest(units, TITLE_SIZE) <= MAX_COLUMN * TITLE_SIZE:
             widest = _widest(units, TITLE_SIZE)
             fig.add_annotation(text="<br>".join(units), name=NAME, showarrow=False, textangle=0,
                                xref=f"{anchor} domain", yref=f"{ref} domain", x=1 if right else 0, y=0.5,
