@@ -188,7 +188,7 @@ def example_part() -> None:
     deck.fragment(example_section, "seq2seq_example")(task, models)
 
 
-deck.settings()
+deck.settings(seq2seq_task=task)  # teaching mode: the questions are on this task's models
 deck.parts({"bottleneck": lambda: bottleneck_section(task, models), "example": example_part},
            keep=("seq2seq_variant", "seq2seq_k", f"seq2seq_source_{task}"))  # kept while the tab is closed
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -86,6 +86,7 @@ STRINGS = {
     "teaching.topic.corpus": ("The corpus: Zipf, Heaps, OOV", "语料：Zipf、Heaps 与未登录词"),
     "teaching.topic.rnn_bptt": ("RNN forward pass & BPTT", "RNN 前向计算与 BPTT"),
     "teaching.topic.lstm": ("LSTM gates & memory", "LSTM 的门与记忆"),
+    "teaching.topic.seq2seq": ("Encoder-decoder & the bottleneck", "编码器-解码器与瓶颈"),
     "teaching.tol.abs": ("accepted within ±{value}", "误差 ±{value} 以内算对"),
     "teaching.tol.rel": ("accepted within {value}", "相对误差 {value} 以内算对"),
     "teaching.tol.factor": ("accepted within a factor of {value}", "相差不超过 {value} 倍算对"),
@@ -263,6 +264,47 @@ STRINGS = {
                              "“{w}”：|Δ ln P| = {d}；其余选项中变化最大的是 {d2}。改动经由 h 和 c 传到之后的每一步。"),
     "teaching.fig.lstm_edit": ("|Δ ln P(w_t | w_<t)| after the edit", "改动后的 |Δ ln P(w_t | w_<t)|"),
     "teaching.axis.logp_change": ("|Δ ln P|", "|Δ ln P|"),
+    "teaching.choice.yes": ("yes", "是"),
+    "teaching.choice.no": ("no", "否"),
+    "teaching.col.y_t": ("y_t", "y_t"),
+    "teaching.col.p_y_t": ("P(y_t | y_<t, x)", "P(y_t | y_<t, x)"),
+    "teaching.q.s2s_bottleneck": ("Task “{task}”. The encoder-decoder without attention was trained on sources of length {lo}–{hi}; "
+                                  "its decoder sees the source only through c = h_enc^(m). On {n} held-out sources of length "
+                                  "m = {m}, is its exact-match accuracy (greedy output = y) above or below {line}?",
+                                  "任务“{task}”。无注意力的编码器-解码器在长度 {lo}–{hi} 的源序列上训练；解码器只能通过 c = h_enc^(m) "
+                                  "看到源序列。在 {n} 个长度 m = {m} 的留出源序列上，它的完全匹配准确率（贪心输出 = y）高于还是低于 {line}？"),
+    "teaching.r.s2s_bottleneck": ("Accuracy at m = {m}: {acc} (on {n} held-out sources). Without attention one fixed-size "
+                                  "vector c has to carry all the source the task needs: follow the curve as m grows.",
+                                  "m = {m} 时准确率为 {acc}（{n} 个留出源序列）。没有注意力时，任务所需的全部源信息都要装进一个"
+                                  "固定长度的向量 c：看看曲线随 m 增大如何变化。"),
+    "teaching.q.s2s_attention": ("Task “{task}”, held-out sources of length m = {m}. Which model has the higher exact-match accuracy?",
+                                 "任务“{task}”，长度 m = {m} 的留出源序列。哪个模型的完全匹配准确率更高？"),
+    "teaching.r.s2s_attention": ("At m = {m}: without attention {none}, with dot-product attention {dot}. Attention lets every "
+                                 "decoder step read all encoder states h_1 … h_m, not just c.",
+                                 "m = {m} 时：无注意力 {none}，点积注意力 {dot}。注意力让解码器每一步都能读取所有编码器状态 "
+                                 "h_1 … h_m，而不只是 c。"),
+    "teaching.q.s2s_greedy": ("Task “{task}”: the source x = {x} (m = {m}, held out) has the answer y = {y}. Does greedy decoding "
+                              "with the model without attention output exactly y?",
+                              "任务“{task}”：源序列 x = {x}（m = {m}，留出集）的答案是 y = {y}。无注意力模型的贪心解码输出恰好是 y 吗？"),
+    "teaching.r.s2s_greedy": ("Greedy output: {out} (y = {y}). At m = {m} this model gets {acc} of held-out sources exactly right.",
+                              "贪心输出：{out}（y = {y}）。m = {m} 时该模型在留出集上完全正确的比例是 {acc}。"),
+    "teaching.q.s2s_factor": ("Task “{task}”, model without attention: x = {x}, y = {y}. The table gives each factor "
+                              "P(y_t | y_<t, x) under teacher forcing (</s> included). What is P(y | x)?",
+                              "任务“{task}”，无注意力模型：x = {x}，y = {y}。表中给出教师强制下的每个因子 P(y_t | y_<t, x)（含 </s>）。"
+                              "P(y | x) 是多少？"),
+    "teaching.r.s2s_factor": ("P(y | x) = ∏_t P(y_t | y_<t, x) over {n} factors: Σ ln P = {logp}, P(y | x) = {p}.",
+                              "P(y | x) = ∏_t P(y_t | y_<t, x)，共 {n} 个因子：Σ ln P = {logp}，P(y | x) = {p}。"),
+    "teaching.fig.s2s_factor": ("The chain-rule factors P(y_t | y_<t, x)", "链式法则的各因子 P(y_t | y_<t, x)"),
+    "teaching.q.beam_gain": ("The table gives P(next | prefix) over {vocab}; after two words the output always ends. Does beam "
+                             "search with k = {k} return an output with a higher P(y) than greedy decoding's?",
+                             "表中给出 {vocab} 上的 P(下一个 | 前缀)；两个词之后输出必定结束。宽度 k = {k} 的束搜索返回的输出，"
+                             "其 P(y) 比贪心解码的更高吗？"),
+    "teaching.q.top_token": ("The {order}-gram {method} model scores “{sentence}” token by token (</s> included). Which token "
+                             "contributes most to J = −(1/T) Σ_t ln P(x_t | x_<t)?",
+                             "{order} 元 {method} 模型逐词给“{sentence}”打分（含 </s>）。哪个词元对 J = −(1/T) Σ_t ln P(x_t | x_<t) 的贡献最大？"),
+    "teaching.r.top_token": ("“{w}”: P = {p}, so −ln P = {c} of the sum Σ −ln P = {total} over T = {T} tokens ({share}). "
+                             "The least expected token costs the most.",
+                             "“{w}”：P = {p}，−ln P = {c}，占总和 Σ −ln P = {total}（T = {T} 个词元）的 {share}。最出乎意料的词元代价最大。"),
     # --- figures that explain answers
     "teaching.explain.next_word": ("the next-word bars P(w | h)", "下一个词概率柱状图 P(w | h)"),
     "teaching.explain.continuation": ("C(w) vs N1+(• w)", "C(w) 与 N1+(• w)"),
@@ -274,6 +316,7 @@ STRINGS = {
     "teaching.explain.heaps": ("Heaps' law on this corpus", "本语料上的 Heaps 定律"),
     "teaching.explain.zipf": ("Zipf's law on this corpus", "本语料上的 Zipf 定律"),
     "teaching.explain.bars": ("the numbers behind the answer", "答案背后的数字"),
+    "teaching.explain.length_curves": ("accuracy vs source length", "准确率与源序列长度"),
     "teaching.fig.next_word": ("P(w | h = “{h}”) under each method", "各方法下的 P(w | h = “{h}”)"),
     "teaching.fig.continuation": ("Occurrences C(w) vs distinct left neighbours N1+(• w)", "出现次数 C(w) 与不同左邻词数 N1+(• w)"),
     "teaching.fig.bound": ("The bound (σ₁γ)^(t−k) with σ₁γ = {sg}", "上界 (σ₁γ)^(t−k)，σ₁γ = {sg}"),

@@ -88,9 +88,9 @@ COURSE: tuple[PageLesson, ...] = (
             preview=("sec:sizes", "q:corpus.oov", "sec:preview"),
             laws=("q:corpus.zipf", "q:corpus.heaps", "sec:laws"),
             tokens=("sec:tokens",)),
-    _lesson("chain_rule", ("chain_rule", "perplexity"),
-            chain=("sec:sentence", "q:chain_rule.product", "q:chain_rule.conditional", "sec:chain"),
-            perplexity=("q:perplexity.from_probs", "q:chain_rule.die", "sec:perplexity", "q:perplexity.guess")),
+    _lesson("chain_rule", ("perplexity",),
+            chain=("sec:sentence", "q:perplexity.top_token", "sec:chain"),
+            perplexity=("q:perplexity.from_probs", "sec:perplexity", "q:perplexity.guess")),
     _lesson("ngram", ("ngram", "perplexity"),
             words=("sec:table", "q:ngram.add_delta", "sec:formula", "q:ngram.unseen", "sec:charts"),
             sparsity=("sec:sparsity", "q:perplexity.guess", "sec:grid"),
@@ -116,7 +116,7 @@ COURSE: tuple[PageLesson, ...] = (
             example=("q:seq2seq.factor", "q:seq2seq.greedy", "sec:example", "sec:beam")),
     _lesson("decoding", ("decoding",),
             search=("sec:setup", "q:decoding.greedy", "sec:tree", "q:decoding.beam", "sec:nbest", "sec:length"),
-            sweep=("sec:sweep",)),
+            sweep=("q:decoding.gain", "sec:sweep")),
 )
 LESSON_OF: dict[str, PageLesson] = {lesson.page: lesson for lesson in COURSE}
 PARTS: dict[str, tuple[str, ...]] = {lesson.page: lesson.part_names for lesson in COURSE}

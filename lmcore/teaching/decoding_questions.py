@@ -4,7 +4,9 @@ Vocabulary {A, B, </s>}; the table gives P(· | ∅), P(· | A), P(· | B); afte
 output always ends (P(</s> | y1 y2) = 1), so there are 7 possible outputs.
 - ``decoding.beam``: which output does beam search with k = 2 return? (choice; lmcore's
   :func:`~lmcore.decoding.beam_search`, finished hypotheses leave the beam and use up a place);
-- ``decoding.greedy``: P(y) of the greedy output (numeric, the chain rule along its path).
+- ``decoding.greedy``: P(y) of the greedy output (numeric, the chain rule along its path);
+- ``decoding.gain``: does beam search with k = 3 find an output of higher P(y) than greedy? (choice;
+  when the outputs differ, their probabilities differ by at least 5 %, so no last bit decides).
 """
 from __future__ import annotations
 
@@ -99,7 +101,32 @@ def greedy_question(rng: np.random.Generator) -> Question:
     )
 
 
+GAIN_MARGIN = math.log(1.05)
+
+
+def gain_question(rng: np.random.Generator, k: int = 3) -> Question:
+    """Does beam search (width k) beat greedy on P(y)? The answer is drawn first, then a table that has it."""
+    want = int(rng.integers(2))  # 0: yes, beam finds a more probable output; 1: no
+    for _ in range(200):
+        table = random_table(rng)
+        score = scorer(table)
+        beam, greedy = beam_search(score, k, MAX_LEN, END).best, greedy_decode(score, MAX_LEN, END)
+        gain = beam.logprob - greedy.logprob
+        same = beam.tokens == greedy.tokens
+        if (want == 0 and gain >= GAIN_MARGIN) or (want == 1 and (same or gain <= -GAIN_MARGIN)):
+            break
+    answer = 0 if gain >= GAIN_MARGIN else 1
+    return Question(
+        qid="decoding.gain", topic="decoding", kind=CHOICE, answer=answer,
+        prompt=text("teaching.q.beam_gain", k=k, vocab=VOCAB_TEXT), table=_table(table),
+        choices=(text("teaching.choice.yes"), text("teaching.choice.no")),
+        reveal=text("teaching.r.beam", k=k, beam=sequence_text(beam.tokens), pb=fmt(math.exp(beam.logprob)),
+                    greedy=sequence_text(greedy.tokens), pg=fmt(math.exp(greedy.logprob))),
+        explain="beam_tree", explain_data={**_explain(table), "k": k},
+    )
+
+
 def decoding_questions(seed: int = 0) -> list[Question]:
     """The decoding questions for this seed."""
     rng = np.random.default_rng([seed, 19])
-    return [beam_question(rng), greedy_question(rng)]
+    return [beam_question(rng), greedy_question(rng), gain_question(rng)]

@@ -16,10 +16,12 @@ from lmcore.figures.decoding import beam_tree_figure
 from lmcore.figures.gradients import gradient_curves_figure
 from lmcore.figures.labels import plotly_texts
 from lmcore.figures.ngram import chain_rule_bars, next_word_figure
+from lmcore.figures.seq2seq import length_curves
 from lmcore.i18n import t
 from lmcore.lm_protocol import TokenLogProbs
 from lmcore.recurrent.gradient_flow import activation_gamma, curves_over_seeds, theory_line
 from lmcore.recurrent.weights import CellSpec
+from lmcore.seq2seq.evaluation import LengthResult
 from lmcore.teaching import decoding_questions as dq
 from lmcore.teaching.question import Question
 
@@ -28,7 +30,7 @@ def explain_figure(question: Question, lang: str = "en") -> go.Figure:
     """The figure named by ``question.explain``, built from its data."""
     builders = {"next_word": _next_word, "continuation": _continuation, "chain_rule": _chain_rule,
                 "gradient_curve": _gradient_curve, "bound": _bound, "clip": _clip, "beam_tree": _beam_tree,
-                "heaps": _heaps, "zipf": _zipf, "bars": _bars}
+                "heaps": _heaps, "zipf": _zipf, "bars": _bars, "length_curves": _length_curves}
     return builders[question.explain](question.explain_data, lang)
 
 
@@ -130,4 +132,14 @@ def _bars(data: dict, lang: str) -> go.Figure:
                       margin=dict(t=60, b=40))
     if data.get("hline") is not None:
         fig.add_hline(y=data["hline"], line=dict(color="black", dash="dot"))
+    return fig
+
+
+def _length_curves(data: dict, lang: str) -> go.Figure:
+    """The page's accuracy-vs-length curves, the question's length (and line) dotted."""
+    fig = length_curves({v: [LengthResult(int(m), float(a), 0.0, 0) for m, a in rows] for v, rows in data["curves"].items()},
+                        "accuracy", lang)
+    fig.add_vline(x=data["length"], line=dict(color="grey", dash="dot"))
+    if data.get("line") is not None:
+        fig.add_hline(y=data["line"], line=dict(color="black", dash="dot"))
     return fig

@@ -15,9 +15,10 @@ from lmcore.teaching.ngram_questions import ngram_questions
 from lmcore.teaching.perplexity_questions import perplexity_questions
 from lmcore.teaching.question import Question
 from lmcore.teaching.rnn_questions import rnn_questions
+from lmcore.teaching.seq2seq_questions import seq2seq_questions
 from lmcore.training.neural_lm import NeuralLM
 
-TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt", "lstm")
+TOPICS: tuple[str, ...] = ("perplexity", "ngram", "gradients", "decoding", "corpus", "rnn_bptt", "lstm", "seq2seq")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class LessonInputs:
     source_corpus: Corpus | None = None  # the Corpus object (splits, vocabulary): the corpus topic
     rnn: NeuralLM | None = None  # the word-level RNN LM the RNN & BPTT page shows (questions on held_out)
     lstm: NeuralLM | None = None  # the word-level LSTM LM the LSTM page inspects (passages from source_corpus)
+    seq2seq_task: str | None = None  # the seq2seq page's task (questions on its shipped models; None: no questions)
 
     def settings(self) -> dict[str, object]:
         """The settings that change the questions (printed on sheets, put in file names)."""
@@ -42,8 +44,9 @@ class LessonInputs:
 
 
 def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Question]:
-    """The questions of one topic for these inputs and seed (n-gram topics need ``inputs.counts``, the
-    corpus topic ``inputs.source_corpus``; without them a topic has no questions)."""
+    """The questions of one topic for these inputs and seed. N-gram topics need ``inputs.counts``, the
+    corpus topic ``inputs.source_corpus``, rnn_bptt ``inputs.rnn``, lstm ``inputs.lstm`` and seq2seq
+    ``inputs.seq2seq_task``; without them a topic has no questions (gradients and decoding need nothing)."""
     if topic == "ngram":  # bigram questions: need bigram counts
         ok = inputs.counts is not None and inputs.counts.max_order >= 2
         return ngram_questions(inputs.counts, inputs.delta, inputs.discount, seed) if ok else []
@@ -59,4 +62,6 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
         return rnn_questions(inputs.rnn, inputs.held_out, seed)
     if topic == "lstm":
         return lstm_questions(inputs.lstm, inputs.source_corpus, inputs.held_out, seed)
+    if topic == "seq2seq":
+        return seq2seq_questions(inputs.seq2seq_task, seed) if inputs.seq2seq_task else []
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
