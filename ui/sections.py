@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
-from lmcore.teaching.course import QUESTIONS_PART
+from lmcore.teaching.course import part_label_key
 from ui.navigation import PARTS
 from ui.state import query_param, set_query_params, tr
 
@@ -32,10 +32,6 @@ def keep_widget_values(keys: Sequence[str]) -> None:
             st.session_state[key] = st.session_state[key]
 
 
-def _label(page: str, name: str) -> str:
-    return tr(f"parts.{page}.{name}") if name != QUESTIONS_PART else tr("parts.questions")
-
-
 def _tab_to_address(key: str, names: Sequence[str], labels: Sequence[str]) -> None:
     """A tab was clicked: its part goes to the address, which the run then reads."""
     label = st.session_state.get(key)
@@ -45,7 +41,7 @@ def _tab_to_address(key: str, names: Sequence[str], labels: Sequence[str]) -> No
 
 def show_parts(page: str, parts: Mapping[str, Callable[[], object]], keep: Sequence[str] = (),
                whole: bool = False) -> str | None:
-    """Tabs ``parts.<page>.<name>`` over the page (names: :data:`ui.navigation.PARTS`); runs the part
+    """Tabs ``parts.<page>.<name>`` (:func:`part_label_key`) over the page (names: :data:`ui.navigation.PARTS`); runs the part
     the address names (``?part=``, else the first) inside its tab and returns its name. ``whole``
     (projector view: its slides show one section at a time) runs every part in turn."""
     if whole:
@@ -56,7 +52,7 @@ def show_parts(page: str, parts: Mapping[str, Callable[[], object]], keep: Seque
     if tuple(names) != PARTS[page]:
         raise KeyError(f"{page}'s parts {names} are not ui.navigation.PARTS[{page!r}]")
     keep_widget_values(keep)
-    labels = [_label(page, name) for name in names]
+    labels = [tr(part_label_key(page, name)) for name in names]
     key = f"part_{page}"
     wanted = query_param("part", names[0], choices=names)
     set_query_params(part=wanted)  # a bad or missing part: the address names the one shown

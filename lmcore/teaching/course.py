@@ -71,6 +71,11 @@ class PageLesson:
         return next(p.slides[0] for p in self.parts if p.name == part)
 
 
+def part_label_key(page: str, part: str) -> str:
+    """The catalogue key of a part's tab label: ``parts.<page>.<part>``; the questions part's is shared."""
+    return "parts.questions" if part == QUESTIONS_PART else f"parts.{page}.{part}"
+
+
 def slide_param(slide: str) -> str:
     """The slide's name in the address: ``sec:table`` → ``table``, ``q:ngram.unseen`` → ``q-ngram.unseen``."""
     kind, _, name = slide.partition(":")
