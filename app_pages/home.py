@@ -4,13 +4,13 @@ import streamlit as st
 from lmcore.teaching.course import COURSE, slide_param
 from ui.navigation import PAGES
 from server.preload import preload_page_code
-from ui.state import corpus_label, current_corpus, tr
+from ui.state import corpus_name, current_corpus, md_text, tr
 
 corpus = current_corpus()
 st.title(tr("app.title"))
 st.markdown(f"### {tr('app.tagline')}")
 st.markdown(tr("home.intro"))
-st.info(tr("home.current", name=corpus_label(corpus), summary=tr("sidebar.summary", tokens=corpus.n_tokens, types=corpus.n_types, sentences=len(corpus.sentences))))
+st.info(tr("home.current", name=md_text(corpus_name(corpus)), summary=tr("sidebar.summary", tokens=corpus.n_tokens, types=corpus.n_types, sentences=len(corpus.sentences))))
 
 st.subheader(tr("home.map"))
 for stem, _, _ in PAGES[1:]:

@@ -94,6 +94,7 @@ class Recorder:
     own_marker_checks: Counter = field(default_factory=Counter)
     training: set[int] = field(default_factory=set)  # sessions whose training is running now
     trainings_started: int = 0
+    uploads_held: list[tuple[int | None, int]] = field(default_factory=list)  # (bytes the server held, file size)
 
     def action(self, session: int, kind: str, started: float, seconds: float, page: str = "") -> None:
         self.actions.append(Action(session, kind, started - self.t0, seconds, bool(self.training), page))
@@ -127,6 +128,8 @@ class Recorder:
                   ("uploads_not_shown", str(self.own_marker_checks["missing"])),
                   ("uploads_unchecked", str(self.own_marker_checks["unchecked"])),
                   ("uploads_refused_with_a_message", str(self.own_marker_checks["refused"])),
+                  ("uploads_held_while_open", f"{sum(held is not None and held >= size for held, size in self.uploads_held)} "
+                                              f"of {len(self.uploads_held)}"),
                   ("trainings_started", str(self.trainings_started))]
         for name, values in (("settle", times), ("settle_during_training", busy)):
             if values:

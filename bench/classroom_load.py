@@ -32,7 +32,9 @@ and figures: minutes; behind a load balancer it warms one replica only) and the 
 after ``LMLAB_RECONNECT_SECONDS``, server/sessions.py; Streamlit alone would keep it, and its uploaded
 files for good). ``server_uploads_gone_after_close_s``: when the server's metrics
 (``/_stcore/metrics``, the upload manager's bytes; refreshed every 5 s) first showed no uploaded
-file held after the last student closed. Students act every ``--think`` 2-8 s: 40 % page
+file held after the last student closed (``--uploads-gone-limit`` seconds at most), and
+``uploads_held_while_open``: how many of the uploads shown on their Corpus page the server was seen
+holding (its held bytes at least the file's size) right after, its session still open. Students act every ``--think`` 2-8 s: 40 % page
 changes, 60 % control moves (every keyed widget but training recipes, free text and the uploader;
 the page's tabs too: opening another part of a page).
 A planned upload or training happens even after the deadline, so what a run does is the same on a
@@ -54,7 +56,7 @@ from classroom_common import (  # noqa: E402
     TRAIN_BUTTONS, URL_PATHS, Recorder, SettleTimeout, new_marker, upload_payload,
 )
 from classroom_monitor import Monitor  # noqa: E402
-from classroom_server import local_server, uploads_gone_after  # noqa: E402
+from classroom_server import local_server, uploaded_bytes, uploads_gone_after  # noqa: E402
 from server.warmup import IDLE_SECONDS  # noqa: E402
 from lmcore.i18n import t  # noqa: E402
 from classroom_ws import WsStudent  # noqa: E402
@@ -163,6 +165,9 @@ class Student:
             await asyncio.sleep(2)
         if in_preview:
             self.rec.own_marker_checks["ok"] += 1
+            # while this session is open the server holds its file: what makes "no upload held after
+            # the class" (server_uploads_gone_after_close_s) a measurement and not a missing metric
+            self.rec.uploads_held.append((await asyncio.to_thread(uploaded_bytes, self.client.base), len(data)))
         elif messages := await self.client.error_messages():  # refused, and the page says why
             self.rec.own_marker_checks["refused"] += 1
             self.rec.error_details.append(f"session {self.i} upload refused: {name}: {messages[0][:200]!r}")
@@ -276,6 +281,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--after-close", type=float, default=10.0)
     parser.add_argument("--rest-before", type=float, default=IDLE_SECONDS + 2,
                         help="seconds to wait after the warm-up visit (then until the server is idle 2 s) before the pre-test RSS")
+    parser.add_argument("--uploads-gone-limit", type=float, default=60.0,
+                        help="seconds after the class to wait for the server to hold no uploaded file")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="with --start: an environment variable for the server only (repeatable)")
@@ -314,7 +321,7 @@ def _measure(url: str, pids: list[int], args, log: Path | None) -> None:
         time.sleep(args.after_close)
         monitor.mark("final")
         monitor.stop()
-    uploads_gone = uploads_gone_after(url, closed_at)
+    uploads_gone = uploads_gone_after(url, closed_at, args.uploads_gone_limit)
     for name, value in rec.report(args.sessions, args.browsers, args.duration, elapsed):
         print(f"{name}: {value}")
     if monitor:

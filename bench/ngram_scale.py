@@ -2,7 +2,7 @@
 
 python bench/ngram_scale.py [--lmplz PATH] [--sizes 1,4,16] [--orders 3,5] [--repeats 3]
 
-Texts (made in a temporary folder from PTB, /work/shared/data/ptb by default): PTB train, and
+Texts (made in a temporary folder from PTB, ``../shared/data/ptb`` beside the project by default): PTB train, and
 × m = m shuffled copies of it, copy c > 0 with the suffix ``_c`` on every token (so the n-grams
 differ); the literal ``<unk>`` is written ``UNKWORD`` for both tools (lmplz refuses it). Test text:
 PTB test, the same way. For every (size, order): ``python -m lmcore.ngram TRAIN --order N --test
@@ -109,6 +109,18 @@ def stats(values: list[float]) -> tuple[float, float]:
     return statistics.median(values), min(values)
 
 
+def report_runs(prefix: str, runs: list[tuple[float, float]], tokens: int) -> tuple[float, float, float]:
+    """Print the median and least wall seconds, the median peak RSS (MB) and tokens per second of
+    one tool's (wall, rss) runs; return (wall median, wall min, rss median)."""
+    wall_med, wall_min = stats([w for w, _ in runs])
+    rss_med, _ = stats([r for _, r in runs])
+    print(f"{prefix}_wall_s_median: {wall_med:.2f}")
+    print(f"{prefix}_wall_s_min: {wall_min:.2f}")
+    print(f"{prefix}_peak_rss_mb_median: {rss_med:.0f}")
+    print(f"{prefix}_tokens_per_s_median: {tokens / wall_med:.0f}")
+    return wall_med, wall_min, rss_med
+
+
 def bench_one(name: str, train: Path, tokens: int, test: Path, order: int, repeats: int, lmplz: str | None,
               folder: Path) -> None:
     ours, peer = [], []
@@ -120,23 +132,13 @@ def bench_one(name: str, train: Path, tokens: int, test: Path, order: int, repea
         if lmplz:
             peer.append(run_lmplz(lmplz, train, order, peer_arpa))
     p = f"{name}_order{order}"
-    wall_med, wall_min = stats([w for w, _ in ours])
-    rss_med, rss_min = stats([r for _, r in ours])
     print(f"{p}_tokens: {tokens}")
-    print(f"{p}_ours_wall_s_median: {wall_med:.2f}")
-    print(f"{p}_ours_wall_s_min: {wall_min:.2f}")
-    print(f"{p}_ours_peak_rss_mb_median: {rss_med:.0f}")
+    wall_med, wall_min, rss_med = report_runs(f"{p}_ours", ours, tokens)
     print(f"{p}_ours_peak_rss_bytes_per_token: {rss_med * 2 ** 20 / tokens:.0f}")
-    print(f"{p}_ours_tokens_per_s_median: {tokens / wall_med:.0f}")
     print(f"{p}_ours_test_ppl: {ppl:.2f}")
     if not lmplz:
         return
-    lw_med, lw_min = stats([w for w, _ in peer])
-    lr_med, _ = stats([r for _, r in peer])
-    print(f"{p}_lmplz_wall_s_median: {lw_med:.2f}")
-    print(f"{p}_lmplz_wall_s_min: {lw_min:.2f}")
-    print(f"{p}_lmplz_peak_rss_mb_median: {lr_med:.0f}")
-    print(f"{p}_lmplz_tokens_per_s_median: {tokens / lw_med:.0f}")
+    lw_med, lw_min, lr_med = report_runs(f"{p}_lmplz", peer, tokens)
     print(f"{p}_lmplz_test_ppl: {peer_perplexity(lmplz, peer_arpa, test):.2f}")
     print(f"{p}_wall_ratio_ours_over_lmplz_median: {wall_med / lw_med:.2f}")
     print(f"{p}_wall_ratio_ours_over_lmplz_min: {wall_min / lw_min:.2f}")

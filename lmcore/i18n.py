@@ -13,6 +13,7 @@ from functools import lru_cache
 from lmcore import strings
 
 LANGUAGES: tuple[str, ...] = ("en", "zh")
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}  # each language in itself, for choosing one
 
 
 @lru_cache(maxsize=1)

@@ -196,6 +196,8 @@ class LanguageModelMixin:
         return words
 
     def scorer(self, prompt: Sequence[str] = ()) -> PrefixScorer:
-        from lmcore.decoding.adapters import DistributionScorer  # decoding imports this module
+        # imported here, not at the top: lmcore.decoding imports torch, and the n-gram models (whose
+        # command line never loads torch, see lmcore.ngram.__main__) use this protocol
+        from lmcore.decoding.adapters import DistributionScorer
 
         return DistributionScorer(self, prompt)

@@ -1,8 +1,7 @@
 """Is a 5 MB block mapped on its own after a 16 MB block was freed? glibc's dynamic threshold says
-no; server/memory.py's limit_heap_fragmentation (from 4 MB up) says yes. As a script, prints ``mapped_alone: True|False``
-(with ``--limited ROOT``: after setting the limit). Used by tests/test_heap.py."""
+no; server/memory.py's limit_heap_fragmentation (from 4 MB up) says yes. As a script, prints ``mapped_alone: True|False``.
+Used by tests/test_heap.py (a corpus worker runs ``mapped_alone``; the script, without the limit, is the control)."""
 import ctypes
-import sys
 
 
 class MallInfo2(ctypes.Structure):
@@ -24,9 +23,4 @@ def mapped_alone() -> bool:
 
 
 if __name__ == "__main__":
-    if "--limited" in sys.argv:
-        sys.path.insert(0, sys.argv[sys.argv.index("--limited") + 1])
-        from server.memory import limit_heap_fragmentation
-
-        assert limit_heap_fragmentation()
     print(f"mapped_alone: {mapped_alone()}")

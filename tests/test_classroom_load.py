@@ -27,7 +27,8 @@ from tests.browser_server import ROOT
 COMMAND = [sys.executable, "bench/classroom_load.py", "--start", "--sessions", "5", "--duration", "8", "--browsers", "0",
            "--upload-share", "0.6", "--trainers", "2", "--train-buttons", "lstm_train", "--quick-training",
            "--pages", "home,corpus,chain_rule,ngram,decoding", "--settle-timeout", "300", "--after-close", "1", "--rest-before", "0",
-           "--ramp", "3", "--think", "1", "4"]
+           "--ramp", "3", "--think", "1", "4", "--uploads-gone-limit", "600"]
+SESSIONS, UPLOADS, TRAINERS = 5, 3, 2  # the run's own inputs: 5 sessions, 0.6 of them upload, 2 train
 
 
 def parse(output: str) -> dict[str, str]:
@@ -56,31 +57,49 @@ def figures() -> dict[str, str]:
     return parse(output)
 
 
+def count(figures: dict[str, str], name: str) -> int:
+    return int(figures[name])
+
+
 def test_every_planned_action_happened(figures):
-    assert int(figures["sessions"]) == 5 and int(figures["browser_sessions"]) == 0
-    assert int(figures["actions_open"]) == 5
-    assert int(figures["actions"]) > 5 + 3 + 2
+    assert count(figures, "sessions") == SESSIONS and count(figures, "browser_sessions") == 0
+    assert count(figures, "actions_open") == SESSIONS
+    kinds = {name: int(value) for name, value in figures.items() if name.startswith("actions_")}
+    assert sum(kinds.values()) == count(figures, "actions"), kinds  # every action is of one kind
+    assert count(figures, "settle_n") == count(figures, "actions")  # and was timed once
+    assert count(figures, "actions") > SESSIONS + UPLOADS + TRAINERS  # the planned ones, and free moves
     for kind in ("en", "zh", "big"):
-        assert int(figures[f"actions_upload_{kind}"]) == 1
+        assert count(figures, f"actions_upload_{kind}") == 1
     # each upload is on its uploader's Corpus page, or refused with a message (the server's memory budget)
-    assert int(figures["uploads_checked"]) + int(figures["uploads_refused_with_a_message"]) == 3
-    assert int(figures["uploads_not_shown"]) == 0 and int(figures["uploads_unchecked"]) == 0
-    assert int(figures["trainings_started"]) == 2 and int(figures["actions_train"]) == 2
+    assert count(figures, "uploads_checked") + count(figures, "uploads_refused_with_a_message") == UPLOADS
+    assert count(figures, "uploads_not_shown") == 0 and count(figures, "uploads_unchecked") == 0
+    assert count(figures, "trainings_started") == TRAINERS and count(figures, "actions_train") == TRAINERS
 
 
 def test_no_errors(figures):
-    assert int(figures["errors"]) == 0, figures["detail"]
+    assert count(figures, "errors") == 0, figures["detail"]
 
 
 def test_no_student_sees_another_ones_upload(figures):
-    assert int(figures["leaks"]) == 0, figures["detail"]
+    assert count(figures, "leaks") == 0, figures["detail"]
 
 
 def test_the_server_lets_go_of_every_upload_after_the_class(figures):
-    """Streamlit alone keeps a closed tab's session, and its uploaded files for good (server/sessions.py)."""
-    assert figures["server_uploads_gone_after_close_s"].replace(".", "").isdigit(), figures["server_uploads_gone_after_close_s"]
+    """Streamlit alone keeps a closed tab's session, and its uploaded files for good (server/sessions.py).
+    The server was seen holding each shown upload while its session was open (so the metric read is
+    the uploads' and not absent), and then held none: the time it took is printed, not bounded."""
+    assert figures["uploads_held_while_open"] == f"{figures['uploads_checked']} of {figures['uploads_checked']}"
+    gone = figures["server_uploads_gone_after_close_s"]
+    assert gone.replace(".", "", 1).isdigit(), gone  # not "never" nor "unknown"
+    print(f"uploads gone {gone} s after the class")
 
 
-def test_server_memory_is_reported(figures):
-    assert float(figures["rss_pre_mb"]) > 0 and float(figures["rss_peak_mb"]) >= float(figures["rss_pre_mb"])
-    assert "rss_final_mb" in figures
+def test_server_memory_figures_agree(figures):
+    """The RSS marks are within the sampled peak, each is the sum of its server and worker parts,
+    and the printed ratio is final / pre (all to the 1 MB the figures are rounded to)."""
+    mb = {mark: float(figures[f"rss_{mark}_mb"]) for mark in ("pre", "peak", "at_close", "final")}
+    assert mb["pre"] > 0 and all(mb[mark] <= mb["peak"] for mark in ("pre", "at_close", "final")), mb
+    for mark in ("pre", "final"):
+        own, workers = map(float, figures[f"rss_{mark}_server_workers_mb"].split())
+        assert own > 0 and workers >= 0 and abs(own + workers - mb[mark]) <= 1, (mark, own, workers, mb[mark])
+    assert float(figures["rss_final_vs_pre"]) == pytest.approx(mb["final"] / mb["pre"], abs=0.01 + 1 / mb["pre"])

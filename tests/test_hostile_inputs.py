@@ -1,5 +1,7 @@
 """Inputs a shared classroom server must survive on every page: bad links and hostile or tiny uploads."""
+import html
 import re
+from pathlib import Path
 
 import pytest
 
@@ -8,17 +10,27 @@ from lmcore.corpus.limits import APP_LIMITS, CorpusLimits
 from lmcore.corpus.errors import CorpusError
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES
 from tests.apptest_helpers import errors, run_page, setting
-from ui.navigation import PAGES
+from ui.navigation import PAGES, PARTS
 from ui.state import md_text, parse_param
 
+ROOT = Path(__file__).resolve().parents[1]
 STEMS = [stem for stem, _, _ in PAGES]
+TEACHING_STEMS = [stem for stem in STEMS if "questions" in PARTS.get(stem, ())]  # questions part, projector slides
+
+
+def params_read() -> set[str]:
+    """Every URL parameter the app reads (``query_param("name", ...)`` in app.py, ui/, server/, app_pages/)."""
+    files = [ROOT / "app.py", *(f for d in ("ui", "server", "app_pages") for f in (ROOT / d).rglob("*.py"))]
+    return {name for f in files for name in re.findall(r"query_param\(\s*\"(\w+)\"", f.read_text(encoding="utf-8"))}
+
 
 # every parameter any page reads from the URL, each with a value it must reject
 BAD_LINK = {
     "lang": "xx", "corpus": "synthetic", "sents": "7", "n": "abc", "k": "-3", "L": "1e9", "alpha": "nan",
     "pruned": "99", "src": "<script>alert(1)</script>", "T": "7", "kind": "x", "s1": "inf", "act": "x", "p": "-1",
     "sig": "x", "sort": "x", "model": "x", "s": "99999", "task": "x", "delta": "-1", "d": "5", "method": "x",
-    "top": "7", "prompt": "x" * 2000, "x": "abc", "present": "maybe", "section": "-4",
+    "top": "7", "prompt": "x" * 2000, "x": "abc", "present": "maybe", "part": "<img src=x onerror=alert(1)>",
+    "slide": "../" * 50, "qseed": "-5",
 }
 
 UPLOADS = {
@@ -27,6 +39,10 @@ UPLOADS = {
     "one_long_sentence": ("one.txt", ("word " * 30 + ". And again.").encode()),
     "markdown_name": ("**bold** [link](http://example.com) $x$.txt", b"The cat sat. The dog ran. A bird sang. " * 20),
 }
+
+
+def test_the_bad_link_has_a_value_for_every_parameter_the_app_reads():
+    assert "qseed" in params_read() and set(BAD_LINK) == params_read()
 
 
 @pytest.mark.parametrize("stem", STEMS)
@@ -38,6 +54,25 @@ def test_a_link_with_bad_values_for_every_parameter_opens_the_page_with_defaults
     assert errors(at) == []
     assert at.session_state["lang"] == "en" and at.session_state["source"] == "synthetic"
     assert len(at.session_state["corpus"].sentences) == DEFAULT_SYNTHETIC_SENTENCES  # sents=7: not a slider value
+
+
+@pytest.mark.parametrize("qseed", ["-5", pytest.param("9" * 400, id="400-nines"), "1e3", "0x10"])
+@pytest.mark.parametrize("stem", TEACHING_STEMS)
+def test_a_bad_question_seed_on_a_questions_part_falls_back_to_seed_0(stem, qseed):
+    """The questions part reads ``qseed`` (the bad link's default part does not): -5 once raised
+    numpy's 'expected non-negative integer'."""
+    at = run_page(stem, "en", query={"part": "questions", "qseed": qseed})
+    assert errors(at) == []
+    assert "qseed" in at.session_state["params_warned"]
+    reference = run_page(stem, "en", query={"part": "questions"})
+    assert [e.value for e in at.markdown] == [e.value for e in reference.markdown]  # seed 0's questions
+
+
+@pytest.mark.parametrize("stem", TEACHING_STEMS)
+def test_a_projector_link_with_a_bad_slide_and_seed_opens_a_slide_of_the_page(stem):
+    at = run_page(stem, "en", query={"present": "1", "slide": "../" * 50, "qseed": "-1"})
+    assert errors(at) == [] and at.session_state["teaching_present"]
+    assert at.query_params["slide"] == at.session_state[f"teaching_slide_{stem}"] != "../" * 50
 
 
 @pytest.mark.parametrize("upload", list(UPLOADS))
@@ -63,6 +98,39 @@ def test_markdown_in_a_file_name_is_escaped_in_the_sidebar():
     at.run()
     options = [str(o) for o in at.sidebar.radio(key=setting(at, "source")).options]
     assert any(md_text(name) in option for option in options)
+
+
+@pytest.mark.parametrize("name", ["synthetic_x.txt", "**x**.txt", "english.txt", "[l](http://x) $y$ :red[z].md"])
+def test_an_upload_s_name_shows_exactly_as_typed(name):
+    """Wherever the corpus is named (sidebar, home page, teaching sheets and file names, which take
+    ui/state.py ``corpus_name``), an upload named like a built-in sample or holding Markdown reads
+    as typed: rendered by an independent CommonMark renderer, no escape or emphasis is left."""
+    from markdown_it import MarkdownIt
+
+    from ui.state import corpus_name
+
+    at = run_page("home", "en")
+    at.sidebar.get("file_uploader")[0].set_value((name, b"The cat sat. The dog ran. A bird sang. " * 20, "text/plain"))
+    at.run()
+    assert errors(at) == []
+
+    def rendered(markdown: str) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", MarkdownIt("commonmark").render(markdown))).replace("\u200b", "").strip()
+
+    assert rendered(at.info[0].value).startswith(f"Current corpus: {name} — ")
+    assert f"My upload: {name}" in [rendered(str(o)) for o in at.sidebar.radio(key=setting(at, "source")).options]
+    assert corpus_name(at.session_state["corpus"]) == name  # what sheets and exported files are named with
+
+
+def test_two_students_uploading_the_same_text_each_see_their_own_file_name():
+    """The server shares what it built from the same text under the same settings, but a corpus
+    carries its name: Bo's home page once named Ada's file."""
+    data = b"The cat sat. The dog ran. A bird sang. " * 20
+    for name in ("ada-notes.txt", "bo-notes.txt"):  # one server (this process), two sessions
+        at = run_page("home", "en")
+        at.sidebar.get("file_uploader")[0].set_value((name, data, "text/plain"))
+        at.run()
+        assert at.session_state["corpus"].name == name and md_text(name) in at.info[0].value
 
 
 def test_upload_bounds_cut_tokens_split_sentences_stop_reading_and_refuse_too_many_types():

@@ -8,7 +8,6 @@ suffixes of the last N-gram, up to the one starting at its last ``<s>`` — are 
 raw count instead of their adjusted count. This file checks that rule three ways: by hand, against
 figures printed by lmplz itself, and against an independent plain-Python re-implementation.
 """
-from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lmcore.ngram import NgramModel
+from tests.kn_oracle import adjusted_counts, count_of_counts, kn_discounts, raw_counts
 from tests.test_ngram_modified_kn import HAND_CORPUS
 
 LMPLZ_HAND_ARPA = {
@@ -60,27 +60,15 @@ def test_hand_corpus_as_lmplz():
 
 def reference_discounts(sentences, order, lmplz):
     """[0, D1, D2, D3+] per order from plain dicts; ``lmplz``: with the flushed raw counts."""
-    grams = [Counter() for _ in range(order + 1)]
+    grams = raw_counts(sentences, order)
+    adjusted = adjusted_counts(grams, order)
     first = {"<unk>": 0, "<s>": 1, "</s>": 2}
     full = []  # the highest-order n-grams as lmplz streams them: left-padded with <s>
     for s in sentences:
         for w in s:
             first.setdefault(w, len(first))
-        padded = ["<s>"] + s + ["</s>"]
-        for n in range(1, order + 1):
-            for i in range(len(padded) - n + 1):
-                grams[n][tuple(padded[i:i + n])] += 1
-        left = ["<s>"] * (order - 1) + padded
+        left = ["<s>"] * order + s + ["</s>"]
         full += [tuple(left[i:i + order]) for i in range(len(left) - order + 1) if left[i + order - 1] != "<s>"]
-    adjusted = [None] + [Counter() for _ in range(order)]
-    adjusted[order] = Counter(grams[order])
-    for n in range(1, order):
-        extensions = defaultdict(set)
-        for g in grams[n + 1]:
-            extensions[g[1:]].add(g[0])
-        for g, c in grams[n].items():
-            adjusted[n][g] = c if g[0] == "<s>" else len(extensions[g])
-    adjusted[1][("<s>",)] = 0
     raw = {}
     if lmplz and order > 1:
         last = max(full, key=lambda g: [first[w] for w in reversed(g)])
@@ -94,12 +82,11 @@ def reference_discounts(sentences, order, lmplz):
         values = dict(adjusted[n])
         if n in raw:
             values[raw[n]] = grams[n][raw[n]]
-        nk = [sum(1 for v in values.values() if v == j) for j in (1, 2, 3, 4)]
+        nk = count_of_counts(values.values())
         if 0 in nk:
             out.append([0.0, 0.5, 1.0, 1.5])
             continue
-        y = nk[0] / (nk[0] + 2 * nk[1])
-        d = [0.0] + [j - (j + 1) * y * nk[j] / nk[j - 1] for j in (1, 2, 3)]
+        d = kn_discounts(nk)
         out.append(d if all(0 <= d[j] <= j for j in (1, 2, 3)) else [0.0, 0.5, 1.0, 1.5])
     return out
 

@@ -1,10 +1,11 @@
 """Modified Kneser-Ney (KenLM's lmplz rules) checked by hand and by a plain-dict re-implementation."""
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 import numpy as np
 import pytest
 
 from lmcore.ngram import NgramModel
+from tests.kn_oracle import adjusted_counts, count_of_counts, kn_discounts, raw_counts
 
 HAND_CORPUS = [["b"], ["b"], ["a"], ["c", "a", "a"], ["b", "a", "b"], ["c", "b"]]
 
@@ -58,27 +59,10 @@ def test_bigram_by_hand():
 def reference_lmplz(sentences, order, discounts=None):
     """Plain-dict modified KN following the conventions note word by word (independent code);
     ``discounts`` ([0, D1, D2, D3+] per order) replaces the textbook count-of-counts ones."""
-    grams = [Counter() for _ in range(order + 1)]
-    for s in sentences:
-        padded = ["<s>"] + s + ["</s>"]
-        for n in range(1, order + 1):
-            for i in range(len(padded) - n + 1):
-                grams[n][tuple(padded[i:i + n])] += 1
-    adj = [None] + [Counter() for _ in range(order)]
-    adj[order] = Counter(grams[order])
-    for n in range(1, order):
-        left = defaultdict(set)
-        for g in grams[n + 1]:
-            left[g[1:]].add(g[0])
-        for g, c in grams[n].items():
-            adj[n][g] = c if g[0] == "<s>" else len(left[g])
-    adj[1][("<s>",)] = 0
+    grams = raw_counts(sentences, order)
+    adj = adjusted_counts(grams, order)
     vocab = {g[0] for g in grams[1]} - {"<s>"} | {"<unk>"}
-    disc = [None]
-    for n in range(1, order + 1):
-        nk = [sum(1 for v in adj[n].values() if v == j) for j in (1, 2, 3, 4)]
-        y = nk[0] / (nk[0] + 2 * nk[1])
-        disc.append([0.0] + [j - (j + 1) * y * nk[j] / nk[j - 1] for j in (1, 2, 3)])
+    disc = [None] + [kn_discounts(count_of_counts(adj[n].values())) for n in range(1, order + 1)]
     if discounts is not None:
         disc = [None] + [list(d) for d in discounts]
     den, gam = [defaultdict(float) for _ in range(order + 1)], [defaultdict(float) for _ in range(order + 1)]

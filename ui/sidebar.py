@@ -11,7 +11,7 @@ from lmcore.corpus import MAX_BYTES, SENTENCE_MODES, TOKENIZERS, Corpus, CorpusE
 from lmcore.corpus.build import detect_language
 from lmcore.corpus.bytes_to_text import decode_bytes
 from lmcore.corpus.limits import APP_LIMITS
-from lmcore.i18n import LANGUAGES, language_from_locale
+from lmcore.i18n import LANGUAGE_NAMES, LANGUAGES, language_from_locale
 from lmcore.samples import DEFAULT_SYNTHETIC_SENTENCES, SAMPLES, default_settings, load_sample
 from server.corpus_worker import build_sample, build_upload
 from server.memory import TooLarge, deep_list_nbytes
@@ -20,7 +20,6 @@ from server.corpus_use import track_corpus
 from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
 from server.streamlit_fixes import uploader_texts_css
 
-LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 SYNTHETIC_SIZES = range(200, 20001, 200)
 
 
@@ -101,7 +100,7 @@ def _on_upload() -> None:
     st.session_state["upload"] = {
         "name": file.name,
         "data": data,
-        "digest": hashlib.sha256(data).hexdigest(),
+        "digest": hashlib.sha256(file.name.encode() + b"\0" + data).hexdigest(),  # the built corpus carries its name
         "language": language,
     }
     _set_settings(source="upload")

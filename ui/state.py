@@ -46,14 +46,14 @@ def md_text(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text).replace(":", ":\u200b").replace("\n", " ")
 
 
-def corpus_label(corpus: Corpus) -> str:
-    """The corpus's name for people, safe inside Markdown: a built-in sample's translated title, or
-    the uploaded file's name as plain text."""
+def corpus_name(corpus: Corpus) -> str:
+    """The corpus's name for people, as plain text: a built-in sample's translated title, or the
+    uploaded file's name exactly as typed. Shown inside Markdown, it goes through :func:`md_text`."""
     if corpus.name in ("english", "chinese"):
         return tr(f"sidebar.sample.{corpus.name}")
-    if re.fullmatch(r"synthetic \(\d+\)", corpus.name):
+    if re.fullmatch(r"synthetic \(\d+\)", corpus.name):  # an upload's name ends in .txt or .md
         return tr("sidebar.sample.synthetic")
-    return md_text(corpus.name)
+    return corpus.name
 
 
 def parse_param(raw: str, default: T, choices: Sequence[T] | None = None,

@@ -40,8 +40,8 @@ from ui.charts import plot
 from server.models import ngram_counts
 from ui.sections import show_parts
 from ui.tables import text_table
-from ui.teaching_share import share_view, sheet_download
-from ui.state import corpus_label, current_corpus, lang, query_param, set_query_params, tr
+from ui.teaching_share import SEED_MAX, quiz_seed, share_view, sheet_download
+from ui.state import corpus_name, current_corpus, lang, query_param, set_query_params, tr
 
 SCORE = "teaching_score"
 ANSWERS = "teaching_answers"
@@ -307,7 +307,7 @@ class Deck:
     def file_name(self, what: str, ext: str, size: tuple[int, int] | None = None) -> str:
         """A file name saying page, what, corpus and the page's settings (from the URL)."""
         settings = {k: v for k, v in st.query_params.items() if k not in NOT_SETTINGS}
-        return export_name(self.page, what, plain_label(current_corpus()), settings, ext, size)
+        return export_name(self.page, what, corpus_name(current_corpus()), settings, ext, size)
 
     def chart(self, fig, name: str, where=None, key: str | None = None) -> None:
         """Show a figure (a Figure or its dict; projector fonts in projector view) with PNG/SVG
@@ -373,13 +373,7 @@ def lesson_inputs(page: str, **settings: Any) -> LessonInputs:
     train = corpus.mapped("train")
     counts = ngram_counts(corpus) if train else None
     held_out = corpus.mapped("test") or corpus.mapped("valid")
-    return LessonInputs(counts, held_out, plain_label(corpus), source_corpus=corpus, **settings)
-
-
-def plain_label(corpus) -> str:
-    """The corpus's name as plain text (sheets and file names escape it themselves)."""
-    builtin = corpus.name in ("english", "chinese") or corpus.name.startswith("synthetic")
-    return corpus_label(corpus) if builtin else corpus.name
+    return LessonInputs(counts, held_out, corpus_name(corpus), source_corpus=corpus, **settings)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -396,7 +390,7 @@ def _identity(value: Any) -> Any:
 
 def page_questions(page: str, inputs: LessonInputs) -> list[Question]:
     """The page's questions for this corpus, settings and seed (``?qseed=``), cached."""
-    seed = query_param("qseed", 0)
+    seed = quiz_seed()
     settings = tuple(sorted((k, _identity(v)) for k, v in vars(inputs).items()
                             if k not in ("counts", "held_out", "source_corpus")))
     return _questions(page, current_corpus().key, settings, seed, inputs)
@@ -413,7 +407,7 @@ def predict_then_reveal(deck: Deck, questions: list[Question], number: str | Non
             _question(deck, q, number or tr("teaching.quiz.question_n", i=i))
     st.caption(tr("teaching.quiz.score", right=score["right"], answered=score["answered"]))
     if st.button(tr("teaching.quiz.new"), key=f"lmlab-new-{number or 'all'}"):
-        set_query_params(qseed=query_param("qseed", 0) + 1)
+        set_query_params(qseed=(quiz_seed() + 1) % (SEED_MAX + 1))
         st.rerun()
 
 

@@ -8,12 +8,20 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from lmcore.i18n import LANGUAGE_NAMES
 from lmcore.teaching import COURSE, LessonInputs, build_sheet
 from lmcore.teaching.export import ExportError, export_name
 from lmcore.teaching.sheet import (COURSE_MAX_QUESTIONS, MAX_QUESTIONS, MIN_QUESTIONS, key_markdown, sheet_markdown,
                                    sheet_pdf)
 from ui.navigation import PAGES
 from ui.state import lang, query_param, set_query_params, tr
+
+SEED_MAX = 1_000_000
+
+
+def quiz_seed() -> int:
+    """The questions' seed in the link (``?qseed=``): an integer in [0, SEED_MAX], else 0."""
+    return query_param("qseed", 0, lo=0, hi=SEED_MAX)
 
 
 def course_topics() -> tuple[str, ...]:
@@ -35,10 +43,10 @@ def sheet_download(inputs: Callable[[], LessonInputs], topics: tuple[str, ...], 
         chosen, most = (topics, MAX_QUESTIONS) if scope == "page" else (course_topics(), COURSE_MAX_QUESTIONS)
         n = st.slider(tr("teaching.sheet.n"), MIN_QUESTIONS, most, min(8 if scope == "page" else 16, most),
                       key=f"teaching_sheet_n_{scope}")
-        seed = int(st.number_input(tr("teaching.sheet.seed"), 0, 1_000_000, query_param("qseed", 0), key="teaching_sheet_seed"))
+        seed = int(st.number_input(tr("teaching.sheet.seed"), 0, SEED_MAX, quiz_seed(), key="teaching_sheet_seed"))
         set_query_params(qseed=seed)
         sheet_lang = st.radio(tr("teaching.sheet.lang"), ["en", "zh"], index=["en", "zh"].index(lang()), horizontal=True,
-                              format_func={"en": "English", "zh": "中文"}.get, key="teaching_sheet_lang")
+                              format_func=LANGUAGE_NAMES.get, key="teaching_sheet_lang")
         live = inputs()
         stem = export_name("sheet", f"{scope}-seed{seed}", live.corpus, live.settings(), "x").rsplit(".", 1)[0]
 

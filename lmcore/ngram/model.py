@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from lmcore.lm_protocol import LanguageModelMixin, Perplexity, TokenLogProbs, perplexity_from_logprobs
+from lmcore.lm_protocol import LanguageModelMixin, Perplexity, TokenLogProbs
+from lmcore.ngram.arpa import write_arpa
 from lmcore.ngram.counts import Table, count_tables
 from lmcore.ngram.levels import context_row, distribution_for, uniform_base
 from lmcore.ngram.memory import MAX_ORDER
@@ -168,12 +169,9 @@ class NgramModel(LanguageModelMixin):
     def score_ids(self, stream: Stream, track: bool = True) -> StreamScores:
         """Scores of every predicted token of an encoded stream (vectorised); ``track=False``
         skips the orders of the path (``found_order``/``context_order`` are then None)."""
-        scorer = StreamScorer(self.tables, stream, self.base, track)
-        for level in self.levels:
-            scorer.advance(level)
-        keep = stream.pos >= 1
-        with np.errstate(divide="ignore"):
-            logp = np.log(scorer.p[keep])
+        scorer = StreamScorer(self.tables, stream, self.base, track).advance_all(self.levels)
+        keep = scorer.predicted
+        logp = scorer.logprobs()
         sentence = np.repeat(np.arange(len(stream.starts)), np.diff(np.append(stream.starts, len(stream.ids))) - 1)
         available = np.minimum(stream.pos[keep].astype(np.int64) + 1, self.order)
         found = scorer.found[keep].astype(np.int64) if track else None
@@ -197,14 +195,8 @@ class NgramModel(LanguageModelMixin):
 
     def perplexity_of_stream(self, stream: Stream) -> Perplexity:
         """:meth:`perplexity` of an encoded stream."""
-        scorer = StreamScorer(self.tables, stream, self.base, track=False)
-        for level in self.levels:
-            scorer.advance(level)
-        keep = stream.pos >= 1
-        with np.errstate(divide="ignore"):
-            return perplexity_from_logprobs(np.log(scorer.p[keep]), stream.oov[keep])
+        return StreamScorer(self.tables, stream, self.base, track=False).advance_all(self.levels).perplexity()
 
     def to_arpa(self, target: str | Path | IO[str]) -> None:
         """Write the model as an ARPA file (log10 probabilities and backoff weights)."""
-        from lmcore.ngram.arpa import write_arpa
         write_arpa(self, target)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lmcore.lm_protocol import Perplexity, perplexity_from_logprobs
+from lmcore.lm_protocol import Perplexity
 from lmcore.ngram.arpa import ArpaWriter, _sink, check_arpa_method
 from lmcore.ngram.levels import uniform_base
 from lmcore.ngram.memory import release_freed_memory
@@ -55,12 +55,6 @@ class _Scorer(StreamScorer):
     def __init__(self, counts: NgramCounts, order: int, path: str | Path, base: np.ndarray) -> None:
         super().__init__(counts.tables, encode_tokens(read_token_file(path), counts.vocab,
                                                               counts.unk_trained), base, track=False)
-
-    def result(self) -> Perplexity:
-        keep = self.stream.pos >= 1
-        with np.errstate(divide="ignore"):
-            logp = np.log(self.p[keep])
-        return perplexity_from_logprobs(logp, self.stream.oov[keep])
 
 
 def run(train: str | Path, order: int, method: str = "modified-kn", delta: float = 1.0,
@@ -108,5 +102,5 @@ def run(train: str | Path, order: int, method: str = "modified-kn", delta: float
         if close is not None:
             close()
     clock.lap("write")
-    return PipelineResult(counts.vocab.size, [len(t) for t in tables], scorer.result() if scorer else None,
+    return PipelineResult(counts.vocab.size, [len(t) for t in tables], scorer.perplexity() if scorer else None,
                           info, clock.seconds)

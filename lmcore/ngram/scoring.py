@@ -8,8 +8,11 @@ a set that shrinks with k — with the context rows carried along, and looks up 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
+from lmcore.lm_protocol import Perplexity, perplexity_from_logprobs
 from lmcore.ngram.counts import Table
 from lmcore.ngram.search import search_sorted, sort_queries
 from lmcore.ngram.levels import Level
@@ -37,6 +40,26 @@ class StreamScorer:
         self.used = np.zeros(n, dtype=np.int8) if track else None
         self.t = np.flatnonzero(stream.pos >= 1)  # positions whose context row exists (order 2)
         self.c = self.ids[self.t - 1]  # that context row (order 1: the id)
+
+    def advance_all(self, levels: Iterable[Level]) -> StreamScorer:
+        """:meth:`advance` with every level in turn (1, 2, …); the scorer itself."""
+        for level in levels:
+            self.advance(level)
+        return self
+
+    @property
+    def predicted(self) -> np.ndarray:
+        """Mask of the predicted positions (``pos ≥ 1``: every token and ``</s>``, never ``<s>``)."""
+        return self.stream.pos >= 1
+
+    def logprobs(self) -> np.ndarray:
+        """ln p(x_t | history) at the predicted positions (−inf where p = 0)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.p[self.predicted])
+
+    def perplexity(self) -> Perplexity:
+        """exp(−Σ_t ln p(x_t | history) / N) over the predicted positions, with and without OOVs."""
+        return perplexity_from_logprobs(self.logprobs(), self.stream.oov[self.predicted])
 
     def advance(self, lv: Level) -> None:
         k, p = lv.order, self.p

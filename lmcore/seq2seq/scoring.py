@@ -11,20 +11,13 @@ import torch
 from lmcore.decoding.adapters import RecurrentScorer
 from lmcore.seq2seq.model import Seq2Seq
 from lmcore.seq2seq.tasks import make_batch
-from lmcore.seq2seq.vocab import BOS_ID, EOS, EOS_ID, TOKENS, encode
+from lmcore.seq2seq.vocab import EOS, EOS_ID, encode
 
 
 def decoder_scorer(model: Seq2Seq, source: Sequence[str]) -> RecurrentScorer:
-    """score(prefixes) -> log P(· | y_<t, x) for the fixed source x, batched over hypotheses."""
-    with torch.no_grad():
-        batch = make_batch([(source, [])])
-        enc = model.encode(batch.src, batch.src_len)
-
-    def step(prev: torch.Tensor, state):
-        logits, new_state, _ = model.step(prev, state, enc.repeat(len(prev)))
-        return logits, new_state
-
-    return RecurrentScorer(step, model.initial_state(enc), BOS_ID, TOKENS, end_id=EOS_ID, batch_dim=0)
+    """score(prefixes) -> log P(· | y_<t, x) for the fixed source x, batched over hypotheses
+    (:meth:`Seq2Seq.scorer`)."""
+    return model.scorer(source)
 
 
 @dataclass(frozen=True)
