@@ -278,8 +278,9 @@ def sectioned(name: str, run):
 
 
 deck.settings(hidden=st.session_state.get("grad_hidden", 32), input_scale=st.session_state.get("grad_input", 1.0))
-deck.parts({"curves": sectioned("curves", lambda: deck.fragment(curves_section)(with_why=deck.projector)),
-            "why": (lambda: None) if deck.projector else why_section,  # projector: the curves' controls draw it
+curves_part = sectioned("curves", lambda: deck.fragment(curves_section)(with_why=deck.projector))
+deck.parts({"curves": curves_part,
+            "why": curves_part if deck.projector else why_section,  # projector: drawn under the curves' controls
             "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
             "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))},
            keep=KEPT)  # and the questions: a tab, or the question slides

@@ -39,15 +39,10 @@ def _tab_to_address(key: str, names: Sequence[str], labels: Sequence[str]) -> No
         st.query_params["part"] = names[list(labels).index(label)]
 
 
-def show_parts(page: str, parts: Mapping[str, Callable[[], object]], keep: Sequence[str] = (),
-               whole: bool = False) -> str | None:
+def show_parts(page: str, parts: Mapping[str, Callable[[], object]], keep: Sequence[str] = ()) -> str | None:
     """Tabs ``parts.<page>.<name>`` (:func:`part_label_key`) over the page (names: :data:`ui.navigation.PARTS`); runs the part
-    the address names (``?part=``, else the first) inside its tab and returns its name. ``whole``
-    (projector view: its slides show one section at a time) runs every part in turn."""
-    if whole:
-        for run in parts.values():
-            run()
-        return None
+    the address names (``?part=``, else the first) inside its tab and returns its name (projector
+    view: ui/teaching.py runs the part of the slide shown instead)."""
     names = list(parts)
     if tuple(names) != PARTS[page]:
         raise KeyError(f"{page}'s parts {names} are not ui.navigation.PARTS[{page!r}]")

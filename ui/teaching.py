@@ -38,7 +38,7 @@ from lmcore.teaching.question import CHOICE, fmt
 from lmcore.teaching.sheet import md_escape
 from ui.charts import plot
 from server.models import ngram_counts
-from ui.sections import show_parts
+from ui.sections import keep_widget_values, show_parts
 from ui.tables import text_table
 from ui.teaching_share import SEED_MAX, quiz_seed, share_view, sheet_download
 from ui.state import corpus_name, current_corpus, lang, query_param, set_query_params, tr
@@ -287,14 +287,18 @@ class Deck:
             st.info(tr("teaching.slide.empty"))
 
     def parts(self, parts: dict[str, Any], keep: tuple[str, ...] = ()) -> str | None:
-        """The page's parts as tabs (ui/sections.py), its questions the last; in projector view
-        every part runs and the slides show one section at a time, then the question slide."""
-        if self.lesson.topics:
-            parts = {**parts, QUESTIONS_PART: self.questions}
-        name = show_parts(self.page, parts, keep=keep, whole=self.projector)
-        if self.projector and not self.lesson.topics:
-            self.questions()  # closes the last hidden section
-        return name
+        """The page's parts as tabs (ui/sections.py), its questions the last. In projector view only
+        the part that holds the current slide runs (its other sections hidden), or none on a
+        question slide, then the question slide: a slide costs what its part costs, as a tab does."""
+        if not self.projector:
+            if self.lesson.topics:
+                parts = {**parts, QUESTIONS_PART: self.questions}
+            return show_parts(self.page, parts, keep=keep)
+        keep_widget_values(keep)
+        if not self.current.startswith("q:"):
+            parts[self.lesson.part_of(self.current)]()
+        self.questions()  # closes the last hidden section; a question slide's question
+        return None
 
     def tools(self) -> None:
         """The sidebar's share link and exercise sheet, for the page's :meth:`settings` (a whole-page
