@@ -174,3 +174,18 @@ def test_the_cut_off_check_sees_a_wide_element(contexts, app_server):
                              document.querySelector('[data-testid="stMainBlockContainer"]').appendChild(d); }""")
     assert page.evaluate(CUT_OFF) != []
     page.close()
+
+
+def test_the_browser_back_button_shows_the_slide_its_address_names(contexts, app_server):
+    """The address is the only record of the slide: Back after two moves shows the slide before."""
+    slides = LESSON_OF["decoding"].slides
+    page = open_page(contexts(PROJECTOR), app_server, "decoding", "present=1&lang=en")
+    for i in (1, 2):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(re.compile(r"[?&]slide=" + re.escape(slide_param(slides[i])) + r"(&|$)"), timeout=180_000)
+        settle(page)
+    page.go_back()
+    page.wait_for_url(re.compile(r"[?&]slide=" + re.escape(slide_param(slides[1])) + r"(&|$)"), timeout=180_000)
+    settle(page)
+    assert f"2 / {len(slides)} ·" in page.inner_text("[data-testid='stMain']")
+    page.close()
