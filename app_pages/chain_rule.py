@@ -12,8 +12,8 @@ from lmcore.ngram.explain import zero_reasons
 from lmcore.ngram.latex import chain_product_latex, perplexity_latex
 from lmcore.training.config import TrainConfig
 from server.models import ngram_model, session_models
-from ui.sections import show_parts
-from ui.charts import chart, plot
+from ui import teaching
+from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 MAX_FACTORS = 12
@@ -21,9 +21,11 @@ PER_LINE = 4
 
 
 corpus = current_corpus()
+deck = teaching.deck("chain_rule")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 train = corpus.mapped("train")
 st.title(tr("nav.chain_rule"))
 st.caption(tr("chain_rule.caption"))
+deck.section("sentence")
 if not train:
     st.error(tr("ngram.error.empty"))
     st.stop()
@@ -44,10 +46,9 @@ def model_label(choice: str) -> str:
     return neural_labels.get(choice) or method_label(choice)
 
 
-@st.fragment(key="chain_rule")
 def scored() -> None:
     """Model, order, sentence and the open part scored from them (ui/sections.py: only the open tab
-    runs): its controls rerun only this."""
+    runs): a fragment in normal view, its controls rerun only this."""
     c1, c2 = st.columns(2)
     choices = list(METHODS) + list(neural)
     default_method = query_param("method", "modified-kn", choices=choices)
@@ -56,6 +57,7 @@ def scored() -> None:
     order = c2.slider(tr("chain_rule.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="chain_order",
                       disabled=method in neural, help=tr("chain_rule.order_neural") if method in neural else None)
     set_query_params(method=method, n=order)
+    deck.settings(order=order)  # teaching mode: what the questions and share link use
     if method in neural:
         model, span = neural[method], None
     else:
@@ -69,17 +71,18 @@ def scored() -> None:
     else:
         text = st.text_input(tr("chain_rule.sentence_typed"), "", key="chain_typed")
         tokens = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
-    if not tokens:
+    scores = model.sentence_logprobs(tokens) if tokens else None
+    if scores is None:
         st.warning(tr("chain_rule.empty"))
-        return
-
-    scores = model.sentence_logprobs(tokens)
-    show_parts("chain_rule", {"chain": lambda: chain(scores, span), "perplexity": lambda: perplexity(scores)})
+    deck.parts({"chain": lambda: chain(scores, span), "perplexity": lambda: perplexity(scores)})
 
 
-def chain(scores: TokenLogProbs, span: int | None) -> None:
+def chain(scores: TokenLogProbs | None, span: int | None) -> None:
     """P(x_t | x_<t) of each token, and the sentence's probability as their product."""
-    plot(chart(chain_rule_bars, scores, lang=lang()))
+    deck.section("chain")
+    if scores is None:
+        return
+    deck.chart(chart(chain_rule_bars, scores, lang=lang()), "chain-rule")
     st.markdown(tr("chain_rule.product"))
     st.latex(chain_product_latex(scores, span=span, max_factors=MAX_FACTORS, per_line=PER_LINE))
     explain_zeros(scores, st)
@@ -94,8 +97,11 @@ def explain_zeros(scores: TokenLogProbs, where) -> None:
             where.warning(tr("chain_rule.zero.unseen", token=z.token, pos=z.index + 1, context=" ".join(z.context) or "∅"))
 
 
-def perplexity(scores: TokenLogProbs) -> None:
+def perplexity(scores: TokenLogProbs | None) -> None:
     """PPL = exp(J) with its numbers and the fair die it equals, then ln P and PPL token by token."""
+    deck.section("perplexity")
+    if scores is None:
+        return
     result = perplexity_of([scores])
     st.latex(perplexity_latex(result))
     numbers, die = st.columns([1, 2])
@@ -108,10 +114,11 @@ def perplexity(scores: TokenLogProbs) -> None:
         explain_zeros(scores, die)
     else:
         die.info(tr("chain_rule.die", k=max(1, round(result.ppl))))
-        plot(chart(uniform_die_figure, result.ppl, lang=lang()), die)
+        deck.chart(chart(uniform_die_figure, result.ppl, lang=lang()), "fair-die", die)
     left, right = st.columns(2)
-    plot(chart(cumulative_logprob_figure, scores, lang=lang()), left)
-    plot(chart(running_perplexity_figure, scores, lang=lang()), right)
+    deck.chart(chart(cumulative_logprob_figure, scores, lang=lang()), "cumulative-logprob", left)
+    deck.chart(chart(running_perplexity_figure, scores, lang=lang()), "running-perplexity", right)
 
 
-scored()
+deck.fragment(scored, "chain_rule")()
+deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -4,20 +4,21 @@ import streamlit as st
 
 from lmcore.figures.corpus import heaps_figure, length_histogram, zipf_figure
 from server.models import corpus_statistics
-from ui.sections import show_parts
-from ui.charts import chart, plot
+from ui import teaching
+from ui.charts import chart
 from ui.state import current_corpus, lang, query_param, set_query_params, tr
-from ui.tables import text_table
 
 PREVIEW_CHARS = 3000
 
 
 corpus = current_corpus()
+deck = teaching.deck("corpus")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 figures = corpus_statistics(corpus)  # shared; an upload's come from the worker that built it
 summary = figures["summary"]
 
 st.title(tr("nav.corpus"))
 st.caption(tr("corpus.caption"))
+deck.section("sizes")
 cells = [*st.columns(4), *st.columns(4)[:3]]  # two rows: a 7-digit count shows whole at projector width
 for cell, name in zip(cells, ["characters", "sentences", "tokens", "types", "vocab"]):
     cell.metric(tr(f"corpus.metric.{name}"), f"{summary[name]:,}")
@@ -39,16 +40,17 @@ if corpus.true_entropy is not None:
 
 def laws_part() -> None:
     """Zipf's and Heaps' laws on this corpus."""
+    deck.section("laws")
     left, right = st.columns(2)
-    plot(chart(zipf_figure, *figures["zipf"], lang=lang()), left)
-    plot(chart(heaps_figure, *figures["heaps"], lang=lang()), right)
+    deck.chart(chart(zipf_figure, *figures["zipf"], lang=lang()), "zipf", left)
+    deck.chart(chart(heaps_figure, *figures["heaps"], lang=lang()), "heaps", right)
 
 
 def tokens_part() -> None:
     """Sentence lengths and the most frequent tokens."""
+    deck.section("tokens")
     left, right = st.columns(2)
-    with left:
-        plot(chart(length_histogram, figures["lengths"], lang=lang()))
+    deck.chart(chart(length_histogram, figures["lengths"], lang=lang()), "sentence-lengths", left)
     with right:
         st.subheader(tr("corpus.top.header"))
         sizes = [10, 20, 50, 100, 200, 500]
@@ -57,20 +59,21 @@ def tokens_part() -> None:
         table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"),
                                                               tr("corpus.top.share")])
         table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]
-        text_table(table, formats={tr("corpus.top.share"): "{:.2%}"}, max_height=300)
-        st.download_button(tr("corpus.download"), lambda: table.to_csv(index=False).encode("utf-8"), file_name="top_tokens.csv",
-                           mime="text/csv")
+        deck.table(table, "top-tokens", formats={tr("corpus.top.share"): "{:.2%}"}, max_height=300)
 
 
 def preview_part() -> None:
     """The text as read and as tokenised (shown as text, never as Markdown)."""
+    deck.section("preview")
     st.subheader(tr("corpus.preview.header"))
     st.caption(tr("corpus.preview.text", n=PREVIEW_CHARS))
     st.text(corpus.text[:PREVIEW_CHARS])
     st.caption(tr("corpus.preview.tokens"))
     sample = corpus.mapped("train")[:30]
-    text_table(pd.DataFrame({tr("corpus.preview.sentence"): [" · ".join(s) for s in sample],
-                             tr("corpus.preview.length"): [len(s) for s in sample]}), max_height=420)
+    deck.table(pd.DataFrame({tr("corpus.preview.sentence"): [" · ".join(s) for s in sample],
+                             tr("corpus.preview.length"): [len(s) for s in sample]}), "tokenised", max_height=420)
 
 
-show_parts("corpus", {"preview": preview_part, "laws": laws_part, "tokens": tokens_part}, keep=("corpus_top",))
+deck.settings()
+deck.parts({"preview": preview_part, "laws": laws_part, "tokens": tokens_part}, keep=("corpus_top",))
+deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -13,9 +13,9 @@ from lmcore.seq2seq.scoring import decoder_scorer
 from lmcore.seq2seq.tasks import parse_source, target_of
 from lmcore.training.config import TrainConfig
 from server.models import ngram_model, session_models
-from ui.charts import chart, plot
+from ui import teaching
+from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
-from ui.tables import text_table
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -27,7 +27,9 @@ def _text(tokens, vocab) -> str:
     return " ".join(vocab[i] for i in tokens) or "∅"
 
 
+deck = teaching.deck("decoding")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 st.title(tr("nav.decoding"))
+deck.section("setup")
 st.markdown(tr("decoding.intro"))
 st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
@@ -89,47 +91,62 @@ st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab)
             + "\n- " + tr("decoding.beam_result", k=k, text=_text(best.tokens, vocab), prob=math.exp(best.logprob),
                            lp=best.logprob))
 
-st.subheader(tr("decoding.tree_header"))
-st.caption(tr("decoding.tree_caption"))
-depth = max(tree.step)
-if depth < max_len:  # every hypothesis ended before the length limit: a larger L changes nothing
-    st.caption(tr("decoding.stopped_early", t=depth, L=max_len, k=k))
-plot(chart(beam_tree_figure, tree, vocab, greedy.tokens, lang=lang()))
 
-st.subheader(tr("decoding.nbest_header"))
-rows = [{tr("decoding.col.rank"): r + 1, tr("decoding.col.output"): _text(h.tokens, vocab),
-         tr("decoding.col.length"): len(h.tokens), tr("decoding.col.logprob"): round(h.logprob, 4),
-         tr("decoding.col.prob"): math.exp(h.logprob),
-         tr("decoding.col.normalised"): round(h.normalised, 4),
-         tr("decoding.col.finished"): h.finished} for r, h in enumerate(tree.nbest)]
-text_table(pd.DataFrame(rows), formats={tr("decoding.col.prob"): "{:.4g}"})
+def search_part() -> None:
+    """The search tree of greedy and beam search, the n-best list and length normalisation."""
+    deck.section("tree")
+    st.subheader(tr("decoding.tree_header"))
+    st.caption(tr("decoding.tree_caption"))
+    depth = max(tree.step)
+    if depth < max_len:  # every hypothesis ended before the length limit: a larger L changes nothing
+        st.caption(tr("decoding.stopped_early", t=depth, L=max_len, k=k))
+    deck.chart(chart(beam_tree_figure, tree, vocab, greedy.tokens, lang=lang()), "beam-tree")
 
-st.subheader(tr("decoding.length_header"))
-st.caption(tr("decoding.length_note"))
-raw_best = max(tree.nbest, key=lambda h: h.logprob)
-left, right = st.columns(2)
-left.metric(tr("decoding.raw_choice"), _text(raw_best.tokens, vocab))
-left.caption(f"log P(y) = {raw_best.logprob:.3f} · |y| = {len(raw_best.tokens)}")
-right.metric(tr("decoding.norm_choice", alpha=f"{alpha:.1f}"), _text(best.tokens, vocab))
-right.caption(f"log P(y) / |y|^α = {best.normalised:.3f} · |y| = {len(best.tokens)}")
-if raw_best.tokens == best.tokens:
-    st.caption(tr("decoding.same_choice"))
+    deck.section("nbest")
+    st.subheader(tr("decoding.nbest_header"))
+    rows = [{tr("decoding.col.rank"): r + 1, tr("decoding.col.output"): _text(h.tokens, vocab),
+             tr("decoding.col.length"): len(h.tokens), tr("decoding.col.logprob"): round(h.logprob, 4),
+             tr("decoding.col.prob"): math.exp(h.logprob),
+             tr("decoding.col.normalised"): round(h.normalised, 4),
+             tr("decoding.col.finished"): h.finished} for r, h in enumerate(tree.nbest)]
+    deck.table(pd.DataFrame(rows), "n-best", formats={tr("decoding.col.prob"): "{:.4g}"})
 
-st.subheader(tr("decoding.sweep_header"))
-st.markdown(tr("decoding.sweep_note"))
-widths = list(range(1, max(k, 6) + 1))
-points = beam_width_sweep(score, widths, max_len, end, alpha)
-space = float(len(vocab)) ** max_len
-optimum = exhaustive_optimum(score, max_len, end, alpha) if space <= 1e5 else None
-if optimum is None:
-    st.info(tr("decoding.optimum_too_large", size=space))
-else:
-    st.markdown(tr("decoding.optimum_result", text=_text(optimum.tokens, vocab), lp=optimum.logprob))
-plot(chart(beam_sweep_figure, points, optimum, vocab, lang(), normalised=alpha > 0))
-sweep = pd.DataFrame({tr("decoding.col.beam_width"): [p.beam_width for p in points],
-                      tr("decoding.col.output"): [_text(p.best.tokens, vocab) for p in points],
-                      tr("decoding.col.found"): [round(p.best.normalised, 4) for p in points]})
-if optimum is not None:
-    sweep[tr("decoding.col.optimum")] = round(optimum.normalised, 4)
-    sweep[tr("decoding.col.search_error")] = [round(optimum.normalised - p.best.normalised, 4) for p in points]
-text_table(sweep)
+    deck.section("length")
+    st.subheader(tr("decoding.length_header"))
+    st.caption(tr("decoding.length_note"))
+    raw_best = max(tree.nbest, key=lambda h: h.logprob)
+    left, right = st.columns(2)
+    left.metric(tr("decoding.raw_choice"), _text(raw_best.tokens, vocab))
+    left.caption(f"log P(y) = {raw_best.logprob:.3f} · |y| = {len(raw_best.tokens)}")
+    right.metric(tr("decoding.norm_choice", alpha=f"{alpha:.1f}"), _text(best.tokens, vocab))
+    right.caption(f"log P(y) / |y|^α = {best.normalised:.3f} · |y| = {len(best.tokens)}")
+    if raw_best.tokens == best.tokens:
+        st.caption(tr("decoding.same_choice"))
+
+
+def sweep_part() -> None:
+    """Search error against model error: the best output of each beam width and the true optimum."""
+    deck.section("sweep")
+    st.subheader(tr("decoding.sweep_header"))
+    st.markdown(tr("decoding.sweep_note"))
+    widths = list(range(1, max(k, 6) + 1))
+    points = beam_width_sweep(score, widths, max_len, end, alpha)
+    space = float(len(vocab)) ** max_len
+    optimum = exhaustive_optimum(score, max_len, end, alpha) if space <= 1e5 else None
+    if optimum is None:
+        st.info(tr("decoding.optimum_too_large", size=space))
+    else:
+        st.markdown(tr("decoding.optimum_result", text=_text(optimum.tokens, vocab), lp=optimum.logprob))
+    deck.chart(chart(beam_sweep_figure, points, optimum, vocab, lang(), normalised=alpha > 0), "beam-sweep")
+    sweep = pd.DataFrame({tr("decoding.col.beam_width"): [p.beam_width for p in points],
+                          tr("decoding.col.output"): [_text(p.best.tokens, vocab) for p in points],
+                          tr("decoding.col.found"): [round(p.best.normalised, 4) for p in points]})
+    if optimum is not None:
+        sweep[tr("decoding.col.optimum")] = round(optimum.normalised, 4)
+        sweep[tr("decoding.col.search_error")] = [round(optimum.normalised - p.best.normalised, 4) for p in points]
+    deck.table(sweep, "beam-sweep")
+
+
+deck.settings()
+deck.parts({"search": search_part, "sweep": sweep_part})
+deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

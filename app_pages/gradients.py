@@ -22,8 +22,7 @@ from lmcore.training.config import enough_to_train
 from server.recurrent_models import LSTM, RNN, white_box_of
 from ui import teaching
 from ui.recurrent_models import clip_logs, trained_models
-from ui.sections import show_parts
-from ui.charts import chart, plot
+from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 
 T_OPTIONS = [10, 20, 50, 100, 200, 500, 1000]
@@ -93,10 +92,9 @@ def curve_controls() -> tuple:
     return cells, CellSpec("rnn", hidden, INPUT_DIM, kind, scale, activation, forget_bias), T, input_scale, n_seeds
 
 
-@st.fragment
 def curves_section(with_why: bool = False) -> None:
-    """The curves part; ``with_why`` (projector view: the page runs whole) adds the why panels
-    under the same controls."""
+    """The curves part (a fragment in normal view); ``with_why`` (projector view: the page runs whole)
+    adds the why panels, under the same controls, as the deck's next section."""
     st.header(tr("gradients.curves.header"))
     cells, spec, T, input_scale, n_seeds = curve_controls()
     activation = spec.activation
@@ -119,7 +117,7 @@ def curves_section(with_why: bool = False) -> None:
         st.warning(tr("gradients.no_cell"))
     else:
         bands = gradient_bands(tuple(cells), spec, T, input_scale, n_seeds)
-        plot(chart(figs.gradient_curves_figure, bands, rnn.sigma1, gamma, lang=lang()))
+        deck.chart(chart(figs.gradient_curves_figure, bands, rnn.sigma1, gamma, lang=lang()), "gradient-curves")
         for cell, band in bands.items():
             if band.exploded_at is not None:
                 st.warning(tr("gradients.exploded_msg", cell=cell.upper(), k=band.exploded_at))
@@ -146,7 +144,8 @@ def curves_section(with_why: bool = False) -> None:
                 st.markdown(tr("gradients.formula_note_no_rnn", d=d, prod=prod, bound=bound))
 
     if with_why:
-        st.subheader(tr("gradients.panels.header"))
+        deck.section("why")
+        st.header(tr("gradients.panels.header"))
         why_panels(spec, T, input_scale)
 
 
@@ -165,16 +164,16 @@ def why_panels(spec: CellSpec, T: int, input_scale: float) -> None:
     if T > PANEL_MAX_T:
         st.caption(tr("gradients.panels.first_steps", n=PANEL_MAX_T, T=T))
     left, mid, right = st.columns(3)
-    plot(chart(figs.eigenvalue_figure, rnn.eigs, rnn.sigma1, lang=lang()), left)
-    plot(chart(figs.per_step_figure, rnn.mean_deriv, gamma, "deriv", lang=lang()), mid)
-    plot(chart(figs.per_step_figure, rnn.step_norms, sg, "jacobian", lang=lang()), right)
+    deck.chart(chart(figs.eigenvalue_figure, rnn.eigs, rnn.sigma1, lang=lang()), "eigenvalues", left)
+    deck.chart(chart(figs.per_step_figure, rnn.mean_deriv, gamma, "deriv", lang=lang()), "activation-slope", mid)
+    deck.chart(chart(figs.per_step_figure, rnn.step_norms, sg, "jacobian", lang=lang()), "jacobian-norms", right)
 
     st.subheader(tr("gradients.lstm.header"))
     st.latex(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} = \mathrm{diag}(f^{(t)}) + "
              r"\underbrace{\frac{\partial c^{(t)}}{\partial h^{(t-1)}}\,\mathrm{diag}\!\left(o^{(t-1)}\odot(1-\tanh^2 c^{(t-1)})\right)}"
              r"_{\text{" + tr("gradients.lstm.ignored") + "}}")
     st.markdown(tr("gradients.lstm.note", err=float(np.median(lstm_approx["relative_error"]))))
-    plot(chart(figs.forget_gate_figure, lstm_approx, lang=lang()))
+    deck.chart(chart(figs.forget_gate_figure, lstm_approx, lang=lang()), "forget-gate")
 
 
 # ---------------------------------------------------------------- connectivity
@@ -200,7 +199,7 @@ def connectivity_section(corpus) -> None:
     position = st.slider(tr("gradients.conn.position"), 1, len(inputs), len(inputs) - 1, key="grad_position")
     st.text(tr("gradients.conn.predicting", word=targets[position - 1], context=" ".join(inputs[:position])))
     norms = connectivity({cell: white_box_of(lm) for cell, lm in found.items()}, sentence, position)
-    plot(chart(figs.connectivity_figure, inputs, norms, targets[position - 1], lang=lang()))
+    deck.chart(chart(figs.connectivity_figure, inputs, norms, targets[position - 1], lang=lang()), "connectivity")
 
 
 # ---------------------------------------------------------------- clipping lab: the cliff
@@ -215,7 +214,7 @@ def cliff_section() -> None:
     start_w = c_w.slider(tr("gradients.cliff.start_w"), *CLIFF_W, 10.0, 0.25, key="cliff_w")
     start_b = c_b.slider(tr("gradients.cliff.start_b"), *CLIFF_B, -3.0, 0.25, key="cliff_b")
     paths = cliff_paths(threshold, lr, (start_w, start_b))
-    plot(chart(figs.cliff_figure, cliff_surface(), paths, lang=lang()))
+    deck.chart(chart(figs.cliff_figure, cliff_surface(), paths, lang=lang()), "cliff")
     steps = {name: np.linalg.norm(np.diff(p.points, axis=0), axis=1) for name, p in paths.items()}
     c_plain, c_clip, c_final = st.columns(3)
     c_plain.metric(tr("gradients.cliff.max_step_plain"), f"{steps['plain'].max(initial=0):.3g}")
@@ -251,8 +250,8 @@ def clip_run_section(corpus) -> None:
     if plain.diverged_at is not None:
         st.warning(tr("gradients.run.diverged", k=plain.diverged_at + 1))
     left, right = st.columns(2)
-    plot(chart(figs.training_norm_figure, logs, threshold, lang=lang()), left)
-    plot(chart(figs.training_loss_figure, logs, lang=lang()), right)
+    deck.chart(chart(figs.training_norm_figure, logs, threshold, lang=lang()), "clipping-norms", left)
+    deck.chart(chart(figs.training_loss_figure, logs, lang=lang()), "clipping-loss", right)
     st.info(tr("gradients.run.lesson"))
 
 
@@ -280,11 +279,10 @@ def sectioned(name: str, run):
 
 
 deck.settings(hidden=st.session_state.get("grad_hidden", 32), input_scale=st.session_state.get("grad_input", 1.0))
-parts = {"curves": sectioned("curves", lambda: curves_section(with_why=deck.projector)), "why": why_section,
-         "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
-         "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus)),
-         "questions": deck.questions}  # a tab, or the question slides
-if deck.projector:
-    del parts["why"]  # in the curves slide
-show_parts("gradients", parts, keep=KEPT, whole=deck.projector)
+curves_part = sectioned("curves", lambda: deck.fragment(curves_section)(with_why=deck.projector))
+deck.parts({"curves": curves_part,
+            "why": curves_part if deck.projector else why_section,  # projector: drawn under the curves' controls
+            "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
+            "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))},
+           keep=KEPT)  # and the questions: a tab, or the question slides
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -24,10 +24,9 @@ from server.jobs import active_job
 from server.models import session_models
 from server.training import start_default_training, start_lm_training
 from ui.job_status import job_status, training_progress_text
-from ui.sections import show_parts
-from ui.charts import keyed_figure, plot
+from ui import teaching
+from ui.charts import keyed_figure
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
-from ui.tables import text_table
 
 MAX_SYMBOLS = 80
 DEFAULT = TrainConfig()
@@ -124,7 +123,7 @@ def training_section(corpus, models, floor) -> TrainConfig:
         if current is not None and box.open:  # the curve and samples only while the box is open (lazy)
             if current.stopped:
                 st.caption(tr("lstm.train.stopped_msg", step=current.steps_done))
-            plot(keyed_figure("curve", (model_key(current), floor, lang()), lambda: curve(current.history, floor)), key="lstm_curve")
+            deck.chart(keyed_figure("curve", (model_key(current), floor, lang()), lambda: curve(current.history, floor)), "curve", key="lstm_curve")
             samples_section(current)
     job = job_status("lstm", describe=training_progress_text)
     if job is not None and job.state == "done" and job.result:
@@ -155,7 +154,7 @@ def gates_section(lm, trace, trace_key: tuple) -> None:
     signed = signal in ("c", "h", "c_tilde")
     chart = keyed_figure("gates", (trace_key, signal, order_by, shown, lang()), lambda: unit_heatmap(
         lean(trace.signals[signal][order]), trace.symbols, order, tr(f"lstm.signal.{signal}"), signed, lang()))
-    plot(chart, key="lstm_gates_chart")
+    deck.chart(chart, "gates-chart", key="lstm_gates_chart")
     unit = st.selectbox(tr("lstm.unit"), list(order), key="lstm_unit_pick")
     st.caption(tr("lstm.unit.caption.signed" if signed else "lstm.unit.caption.gate", unit=unit,
                   signal=tr(f"lstm.signal.{signal}")))
@@ -180,7 +179,7 @@ def gradient_section(lm, rnn, symbols: tuple, trace) -> None:
     chart = keyed_figure("gradient", (model_key(lm), model_key(rnn), symbols, shift, lang()), lambda: gradient_path_figure(
         trace.symbols, lean(path.forget_norm), lean(path.exact_norm), lean(path.forget_mean),
         lean(path.exact_diag_mean), None if rnn_norm is None else lean(rnn_norm), lang()))
-    plot(chart, key="lstm_gradient_chart")
+    deck.chart(chart, "gradient-chart", key="lstm_gradient_chart")
 
 
 # ---------------------------------------------------------------- counterfactual edit
@@ -206,13 +205,13 @@ def edit_section(lm, symbols: tuple) -> None:
     st.metric(tr("lstm.cf.kl"), f"{edit.kl:.4f}")
     units = changed_units(edit.delta[signal], SHOWN_UNITS)
     key = (model_key(lm), symbols, position, replacement, lang())
-    plot(keyed_figure("edit", (*key, signal), lambda: unit_heatmap(
+    deck.chart(keyed_figure("edit", (*key, signal), lambda: unit_heatmap(
         lean(edit.delta[signal][units]), edit.after.symbols, units, tr("lstm.cf.delta_title", signal=tr(f"lstm.signal.{signal}")),
-        True, lang(), marker=edit.position)), key="lstm_cf_chart")
-    plot(keyed_figure("travel", key, lambda: edit_travel_figure(
-        edit.after.symbols, {n: lean(edit.change_per_step(n)) for n in ("f", "i", "o", "c", "h")}, edit.position, lang())), key="lstm_cf_travel")
-    plot(keyed_figure("next", key, lambda: next_token_shift_figure(
-        lm.vocab, edit.before.next_probs, edit.after.next_probs, lang=lang())), key="lstm_cf_next")
+        True, lang(), marker=edit.position)), "cf-chart", key="lstm_cf_chart")
+    deck.chart(keyed_figure("travel", key, lambda: edit_travel_figure(
+        edit.after.symbols, {n: lean(edit.change_per_step(n)) for n in ("f", "i", "o", "c", "h")}, edit.position, lang())), "cf-travel", key="lstm_cf_travel")
+    deck.chart(keyed_figure("next", key, lambda: next_token_shift_figure(
+        lm.vocab, edit.before.next_probs, edit.after.next_probs, lang=lang())), "cf-next", key="lstm_cf_next")
 
 
 # ---------------------------------------------------------------- one corpus feeds every model
@@ -236,11 +235,11 @@ def comparison_section(corpus, models, level: str, floor) -> None:
     if floor is not None:
         st.caption(tr("lstm.cmp.floor", ppl=floor))
     names = [tr(f"lstm.cmp.row.{r['model']}") if r["family"] == "ngram" else r["model"] for r in rows]
-    text_table(pd.DataFrame({tr("lstm.cmp.model"): names, tr("lstm.cmp.ppl"): [r["ppl"] for r in rows]}),
+    deck.table(pd.DataFrame({tr("lstm.cmp.model"): names, tr("lstm.cmp.ppl"): [r["ppl"] for r in rows]}), "perplexities",
                formats={tr("lstm.cmp.ppl"): "{:.2f}"})
-    plot(keyed_figure("compare", (corpus.key, tuple(names), tuple(r["ppl"] for r in rows), floor, lang()),
+    deck.chart(keyed_figure("compare", (corpus.key, tuple(names), tuple(r["ppl"] for r in rows), floor, lang()),
                            lambda: comparison_figure(names, [r["ppl"] for r in rows], [r["family"] for r in rows], floor,
-                                                     lang())), key="lstm_cmp_chart")
+                                                     lang())), "cmp-chart", key="lstm_cmp_chart")
 
 
 def inspected_lstm(corpus, models, config: TrainConfig):
@@ -270,21 +269,25 @@ def passage_symbols(corpus, lm) -> tuple | None:
 corpus = current_corpus()
 models = session_models()  # this browser's trained models, and the shipped ones
 floor = perplexity_floor(corpus)
+deck = teaching.deck("lstm")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 st.title(tr("nav.lstm"))
 st.caption(tr("lstm.caption"))
+deck.section("model")
 config = training_section(corpus, models, floor)
 with st.spinner(tr("lstm.busy.load")):
     lstm = inspected_lstm(corpus, models, config)
 
 
-def waiting_part(header: str):
+def waiting_part(section: str, header: str):
     def part() -> None:
+        deck.section(section)
         st.header(tr(header))
         st.info(tr("jobs.waiting_model") if active_job("lstm") else tr("lstm.no_model"))
     return part
 
 
 def comparison_part(level: str) -> None:
+    deck.section("compare")
     st.header(tr("lstm.cmp.header"))
     st.caption(tr("lstm.cmp.note"))
     comparison_section(corpus, models, level, floor)
@@ -293,9 +296,11 @@ def comparison_part(level: str) -> None:
 if lstm is None:  # no model for this corpus yet: the default one trains in the background
     if start_default_training(corpus, DEFAULT):
         st.rerun()  # show the run's progress below the training section
-    show_parts("lstm", {"gates": waiting_part("lstm.gates.header"), "gradient": waiting_part("lstm.grad.header"),
-                        "edit": waiting_part("lstm.cf.header"), "compare": lambda: comparison_part("word")},
-               keep=KEPT)
+    deck.settings()
+    deck.parts({"gates": waiting_part("gates", "lstm.gates.header"),
+                "gradient": waiting_part("gradient", "lstm.grad.header"),
+                "edit": waiting_part("edit", "lstm.cf.header"), "compare": lambda: comparison_part("word")}, keep=KEPT)
+    deck.tools()
     st.stop()
 with st.spinner(tr("lstm.busy.load")):
     rnn = models.pick(corpus.key, "rnn", lstm.config.level, defaults=[DEFAULT.with_(cell="rnn", level=lstm.config.level)])
@@ -307,9 +312,10 @@ st.caption(tr("lstm.model_info", cell="LSTM", level=tr(f"lstm.level.{lstm.config
 symbols = passage_symbols(corpus, lstm)  # the passage the gates, gradient and edit parts look at
 
 
-def with_passage(run):
-    """``run(symbols)``, or a warning when the passage has no symbol of the model."""
+def with_passage(section: str, run):
+    """The deck's section ``section``: ``run(symbols)``, or a warning when the passage has no symbol of the model."""
     def part() -> None:
+        deck.section(section)
         if symbols is None:
             st.warning(tr("lstm.passage.empty"))
         else:
@@ -337,6 +343,7 @@ def edit_part(symbols: tuple) -> None:
     edit_section(lstm, symbols)
 
 
-show_parts("lstm", {"gates": with_passage(gates_part), "gradient": with_passage(gradient_part),
-                    "edit": with_passage(edit_part), "compare": lambda: comparison_part(lstm.config.level)},
-           keep=KEPT)
+deck.settings(lstm=lstm)  # teaching mode: the questions are on the LSTM inspected
+deck.parts({"gates": with_passage("gates", gates_part), "gradient": with_passage("gradient", gradient_part),
+            "edit": with_passage("edit", edit_part), "compare": lambda: comparison_part(lstm.config.level)}, keep=KEPT)
+deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

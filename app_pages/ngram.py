@@ -18,7 +18,6 @@ from lmcore.ngram.explain import kn_terms
 from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui import teaching
 from server.models import ngram_counts, ngram_model
-from ui.sections import show_parts
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 from ui.tables import text_table
@@ -45,12 +44,6 @@ def example_for(key: str, _cc, _train):
 @st.cache_data(show_spinner=False, max_entries=8)
 def arpa_for(key: str, order: int, _model) -> str:
     return "\n".join(arpa_lines(_model)) + "\n"
-
-
-def section(fn, key: str):
-    """``fn`` as a fragment (its controls rerun only it); in projector view the page runs whole,
-    its slides hide the sections that are not shown."""
-    return fn if deck.projector else st.fragment(key=key)(fn)
 
 
 def next_words(corpus, models: dict, order: int, delta: float) -> None:
@@ -196,19 +189,18 @@ def settings_and_parts() -> None:
         models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
 
     def words() -> None:
-        section(next_words, "ngram_next_words")(corpus, models, order, delta)
+        deck.fragment(next_words, "ngram_next_words")(corpus, models, order, delta)
         kn_model = models["modified-kn"]
         st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
                            file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")
 
     def sampled() -> None:
         deck.section("sample")
-        section(samples, "ngram_samples")(models)
+        deck.fragment(samples, "ngram_samples")(models)
 
-    show_parts("ngram", {"words": words, "sparsity": lambda: sparsity_and_grid(delta, d), "continuation": continuation,
-                         "sample": sampled, "questions": deck.questions},  # questions: a tab, or the question slides
-               keep=KEPT, whole=deck.projector)
+    deck.parts({"words": words, "sparsity": lambda: sparsity_and_grid(delta, d), "continuation": continuation,
+                "sample": sampled}, keep=KEPT)  # and the questions: a tab, or the question slides
 
 
-section(settings_and_parts, "ngram_settings")()
+deck.fragment(settings_and_parts, "ngram_settings")()
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

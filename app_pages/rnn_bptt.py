@@ -13,10 +13,9 @@ from lmcore.recurrent.rnn_lm import most_varying_units, run_sentence, sentence_b
 from lmcore.symbols import EOS
 from server.recurrent_models import RNN, derived, untrained, white_box_of
 from ui.recurrent_models import trained_models
-from ui.sections import show_parts
-from ui.charts import chart, plot
+from ui import teaching
+from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
-from ui.tables import text_table
 
 MODELS = ["trained", "random"]
 SENTENCE_LENGTHS = (3, 30)  # tokens of a test sentence worth stepping through
@@ -52,8 +51,8 @@ def step_section(run) -> None:
                  rf"\qquad \mathrm{{PPL}} = \exp(J) = {run.perplexity:.2f}")
     left, right = st.columns(2)
     h = torch.stack(run.trace.h[1:]).numpy()
-    plot(chart(hidden_state_heatmap, np.round(h, 3), inputs, step, lang=lang()), left)
-    plot(chart(step_loss_figure, run.losses, targets, step, lang=lang()), right)
+    deck.chart(chart(hidden_state_heatmap, np.round(h, 3), inputs, step, lang=lang()), "hidden-state", left)
+    deck.chart(chart(step_loss_figure, run.losses, targets, step, lang=lang()), "step-loss", right)
 
 
 @st.fragment
@@ -64,16 +63,16 @@ def top_k_section(wb, run, model_key: str, idx: int) -> None:
     k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk")
     top = top_k_next(wb, run, k)
     st.caption(tr("rnn_bptt.play", units=min(ANIMATED_UNITS, h.shape[1]), n=h.shape[1]))
-    plot(animation_spec(model_key, idx, k, lang(), wb, run))
+    deck.chart(animation_spec(model_key, idx, k, lang(), wb, run), "forward-animation")
     st.caption(tr("rnn_bptt.topk", k=k))
-    text_table(pd.DataFrame({
+    deck.table(pd.DataFrame({
         tr("rnn_bptt.col.t"): range(1, T + 1),
         tr("rnn_bptt.col.input"): inputs,
         tr("rnn_bptt.col.target"): targets,
         tr("rnn_bptt.col.p_target"): [float(run.probs[t, run.targets[t]]) for t in range(T)],
         tr("rnn_bptt.col.J"): run.losses,
         tr("rnn_bptt.col.top", k=k): [" · ".join(f"{w} {p:.3f}" for w, p in row) for row in top],
-    }), formats={tr("rnn_bptt.col.p_target"): "{:.4g}", tr("rnn_bptt.col.J"): "{:.4f}"}, max_height=400)
+    }), "top-k", formats={tr("rnn_bptt.col.p_target"): "{:.4g}", tr("rnn_bptt.col.J"): "{:.4f}"}, max_height=400)
 
 
 @st.fragment
@@ -97,15 +96,17 @@ def bptt_section(wb, run) -> None:
              rf"\Big\|\frac{{\partial J}}{{\partial W_h}}\Big\| = {full:.4g},\quad"
              rf"\Big\|\frac{{\partial J}}{{\partial W_h}} - g_{{\,t-k<{window}}}\Big\| = {err * full:.3g}")
     left, right = st.columns([3, 2])
-    plot(chart(bptt_heatmap, contrib.norms, run.inputs_text, window, lang=lang()), left)
+    deck.chart(chart(bptt_heatmap, contrib.norms, run.inputs_text, window, lang=lang()), "bptt", left)
     errors = np.array([contrib.truncation_error(w) for w in range(1, T + 1)])
-    plot(chart(truncation_error_figure, errors, window, lang=lang()), right)
+    deck.chart(chart(truncation_error_figure, errors, window, lang=lang()), "truncation-error", right)
 
 
 # ---------------------------------------------------------------- model and sentence
 corpus = current_corpus()
+deck = teaching.deck("rnn_bptt")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 st.title(tr("nav.rnn_bptt"))
 st.caption(tr("rnn_bptt.caption"))
+deck.section("sentence")
 lo, hi = SENTENCE_LENGTHS
 candidates = [s for s in corpus.mapped("test") if lo <= len(s) <= hi][:MAX_SENTENCES]
 if not candidates:
@@ -149,9 +150,21 @@ c_split.metric(tr("rnn_bptt.metric.split_ppl"), f"{split_ppl:.2f}")
 
 
 def step_part() -> None:
+    deck.section("step")
     st.header(tr("rnn_bptt.forward.header"))
     step_section(run)
 
 
-show_parts("rnn_bptt", {"step": step_part, "topk": lambda: top_k_section(wb, run, model_key, idx),
-                        "bptt": lambda: bptt_section(wb, run)}, keep=("rnn_topk",))
+def top_k_part() -> None:
+    deck.section("topk")
+    top_k_section(wb, run, model_key, idx)
+
+
+def bptt_part() -> None:
+    deck.section("bptt")
+    bptt_section(wb, run)
+
+
+deck.settings(rnn=lm)  # teaching mode: the questions are on the model shown
+deck.parts({"step": step_part, "topk": top_k_part, "bptt": bptt_part}, keep=("rnn_topk",))
+deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -22,10 +22,9 @@ from lmcore.seq2seq.vocab import EOS_ID, decode
 from server.owner import owner_id
 from server.training import start_seq2seq_training, trained_seq2seq
 from ui.job_status import job_status
-from ui.sections import show_parts
-from ui.charts import chart, plot
+from ui import teaching
+from ui.charts import chart
 from ui.state import labeller, lang, query_param, set_query_params, tr
-from ui.tables import text_table
 
 
 @st.cache_resource(show_spinner=False)
@@ -90,6 +89,7 @@ def models_section(task: str) -> dict:
 
 
 def bottleneck_section(task: str, models: dict) -> None:
+    deck.section("bottleneck")
     st.subheader(tr("seq2seq.bottleneck_header"))
     st.markdown(tr("seq2seq.bottleneck_note", n=EVAL_N))
     results = {}
@@ -99,15 +99,15 @@ def bottleneck_section(task: str, models: dict) -> None:
                 curve = _measure(task, variant, model, recipe)
         results[variant] = curve
     left, right = st.columns(2)
-    plot(chart(length_curves, results, "accuracy", lang()), left, key="seq2seq_accuracy")
-    plot(chart(length_curves, results, "token_loglik", lang()), right, key="seq2seq_loglik")
+    deck.chart(chart(length_curves, results, "accuracy", lang()), "accuracy-by-length", left, key="seq2seq_accuracy")
+    deck.chart(chart(length_curves, results, "token_loglik", lang()), "loglik-by-length", right, key="seq2seq_loglik")
     table = pd.DataFrame({tr(f"seq2seq.variant.{v}"): {r.length: round(r.accuracy, 3) for r in rows}
                           for v, rows in results.items()})
-    text_table(table.rename_axis(tr("seq2seq.table.length")).reset_index())
+    deck.table(table.rename_axis(tr("seq2seq.table.length")).reset_index(), "accuracy-by-length")
 
 
-@st.fragment(key="seq2seq_example")
 def example_section(task: str, models: dict) -> None:
+    """One example (a fragment in normal view: its controls rerun only it), then its beam search."""
     st.subheader(tr("seq2seq.example_header"))
     variants = list(models)
     default_variant = query_param("model", "dot" if "dot" in models else variants[0], choices=variants)
@@ -136,15 +136,16 @@ def example_section(task: str, models: dict) -> None:
     st.markdown("**" + tr("seq2seq.factorisation_header") + "**")
     fact = factorise(model, source, target)
     st.latex(factorisation_latex(fact))
-    text_table(pd.DataFrame({tr("seq2seq.factor_table.step"): range(1, len(fact.target) + 1),
+    deck.table(pd.DataFrame({tr("seq2seq.factor_table.step"): range(1, len(fact.target) + 1),
                              tr("seq2seq.factor_table.token"): fact.target,
                              tr("seq2seq.factor_table.prob"): [round(p, 4) for p in fact.probs],
-                             tr("seq2seq.factor_table.logprob"): [round(math.log(p), 4) for p in fact.probs]}))
+                             tr("seq2seq.factor_table.logprob"): [round(math.log(p), 4) for p in fact.probs]}), "factorisation")
     if fact.attention is None:
         st.info(tr("seq2seq.no_attention_map"))
     else:
         weights = np.round(np.asarray(fact.attention, dtype=float), 3)  # three digits: more than the eye sees
-        plot(chart(attention_heatmap, weights, source, fact.target, lang()), key="seq2seq_attention")
+        deck.chart(chart(attention_heatmap, weights, source, fact.target, lang()), "attention", key="seq2seq_attention")
+    deck.section("beam")
     beam_section(model, tuple(source), tuple(target))
 
 
@@ -154,12 +155,14 @@ def beam_section(model, source: tuple, target: tuple) -> None:
     k = st.slider(tr("seq2seq.beam_width"), 1, 8, query_param("k", 3, lo=1, hi=8), key="seq2seq_k")
     set_query_params(k=k)
     tree = beam_search(decoder_scorer(model, list(source)), k, 2 * len(source) + 4, end_id=EOS_ID, pruned_per_parent=0)
-    text_table(pd.DataFrame([{tr("seq2seq.col.output"): " ".join(decode(h.tokens)),
+    deck.table(pd.DataFrame([{tr("seq2seq.col.output"): " ".join(decode(h.tokens)),
                               tr("seq2seq.col.logprob"): round(h.logprob, 4),
-                              tr("seq2seq.col.correct"): decode(h.tokens) == list(target)} for h in tree.nbest]))
+                              tr("seq2seq.col.correct"): decode(h.tokens) == list(target)} for h in tree.nbest]), "beam")
 
 
+deck = teaching.deck("seq2seq")  # teaching mode: projector slides, questions, exports (ui/teaching.py)
 st.title(tr("nav.seq2seq"))
+deck.section("model")
 st.markdown(tr("seq2seq.intro"))
 st.latex(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \qquad"
          r" c = h^{(m)}_\text{enc} = f_\text{enc}(x_1, \ldots, x_m)")
@@ -179,6 +182,14 @@ models = models_section(task)
 if not models:
     st.info(tr("seq2seq.no_models", section=tr("seq2seq.train_header")))
     st.stop()
-show_parts("seq2seq", {"bottleneck": lambda: bottleneck_section(task, models),
-                       "example": lambda: example_section(task, models)},
+
+
+def example_part() -> None:
+    deck.section("example")
+    deck.fragment(example_section, "seq2seq_example")(task, models)
+
+
+deck.settings(seq2seq_task=task)  # teaching mode: the questions are on this task's models
+deck.parts({"bottleneck": lambda: bottleneck_section(task, models), "example": example_part},
            keep=("seq2seq_variant", "seq2seq_k", f"seq2seq_source_{task}"))  # kept while the tab is closed
+deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

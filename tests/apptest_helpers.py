@@ -28,10 +28,8 @@ def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | No
 
 
 def show_part(at: AppTest, stem: str, name: str) -> AppTest:
-    """Open the tab ``name`` of page ``stem`` (ui/sections.py) and rerun."""
-    from lmcore.i18n import t
-
-    at.session_state[f"part_{stem}"] = t(f"parts.{stem}.{name}", at.session_state["lang"])
+    """Open the tab ``name`` of page ``stem`` (ui/sections.py: the address names the open part) and rerun."""
+    at.query_params["part"] = name
     return at.run()
 
 

@@ -19,10 +19,10 @@ from lmcore.lm_protocol import TokenLogProbs
 
 def builders() -> dict[str, object]:
     """Public functions of lmcore.figures.* that build a Plotly Figure, by ``module.name`` (not the
-    helpers of ``style`` and ``margins`` that restyle a given figure)."""
+    helpers of ``style``, ``margins`` and ``upright`` that restyle a given figure)."""
     found = {}
     for info in pkgutil.iter_modules(figures.__path__):
-        if info.name in ("style", "margins"):
+        if info.name in ("style", "margins", "upright"):
             continue
         module = importlib.import_module(f"{figures.__name__}.{info.name}")
         for name, fn in inspect.getmembers(module, inspect.isfunction):

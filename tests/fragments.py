@@ -69,11 +69,9 @@ def rerun_each_section(at, stem: str, sections: dict, set_value) -> dict[str, tu
     run, find the fragment that draws the control, ``set_value(at, key, value)`` and rerun that fragment
     alone; checks the fragment run raised nothing and sent nothing outside it, and that every control
     has a fragment of its own. Returns ``key → (fragment id, the whole run's messages, the fragment's)``."""
-    from lmcore.i18n import t
-
     out = {}
     for key, (part, value, *_) in sections.items():
-        at.session_state[f"part_{stem}"] = t(f"parts.{stem}.{part}", at.session_state["lang"])
+        at.query_params["part"] = part  # the address names the open part (ui/sections.py)
         with sent_messages() as whole:
             at.run()  # AppTest keeps only the last run's elements: redraw the whole page first
         fragment = fragment_of(whole, key)

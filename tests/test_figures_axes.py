@@ -10,6 +10,7 @@ import pytest
 
 from lmcore.figures.ngram import cumulative_logprob_figure
 from lmcore.figures.style import log_scale, tick_label
+from lmcore.figures.upright import NAME as UPRIGHT
 from lmcore.lm_protocol import TokenLogProbs
 from tests.figure_cases import builders, case_params, cases, running_ppl_case
 
@@ -82,14 +83,16 @@ def test_tick_text_is_large_and_dark(name, make):
 @pytest.mark.parametrize("name, make", ALL)
 def test_every_axis_with_tick_labels_is_named(name, make):
     """A student reads what an axis stands for, not only its ticks: every x/y axis that a trace is drawn
-    on and that shows tick labels has a title."""
+    on and that shows tick labels has a title (or, in Chinese, its upright annotation)."""
     spec = json.loads(make().to_json())
     for key, axis in _axes(spec["layout"]):
         drawn = any(_on(trace, key) for trace in spec["data"])
         if not drawn or axis.get("visible") is False or axis.get("showticklabels") is False:
             continue
         title = axis.get("title")
-        assert (title.get("text") if isinstance(title, dict) else title), (name, key)
+        upright = [a for a in spec["layout"].get("annotations", []) if a.get("name") == UPRIGHT
+                   and a.get("yref") == key.replace("axis", "") + " domain"]  # a Chinese y title drawn upright
+        assert (title.get("text") if isinstance(title, dict) else title) or upright, (name, key)
 
 
 def test_running_perplexity_near_31_reads_30_not_5():

@@ -82,6 +82,8 @@ def play(page: str, lang: str, query: dict, moves: list[tuple], opened: tuple[st
     seen, moved = controls(at), set()
     for _ in each_part(at, page) if page in PARTS else ():  # every part's controls must be moved
         seen |= controls(at)
+    if page in PARTS:  # back on the first part (the last one, the questions, may not show a setting's effect)
+        show_part(at, page, PARTS[page][0])
     for key, value, notice in moves:
         widget = _widget(at, key, page)
         if getattr(widget, "disabled", False):  # a control that cannot act must say why

@@ -7,7 +7,7 @@ import pytest
 from lmcore.decoding import beam_search
 from lmcore.ngram import NgramModel
 from lmcore.samples import load_sample
-from tests.apptest_helpers import errors, run_page, text_tables
+from tests.apptest_helpers import errors, run_page, show_part, text_tables
 
 
 def _figures(at):
@@ -19,7 +19,7 @@ def test_decoding_page_shows_the_textbook_tree(lang):
     at = run_page("decoding", lang)
     assert errors(at) == []
     figures = _figures(at)
-    assert len(figures) == 2
+    assert len(figures) == 1  # the search part's tree (the sweep is the next part)
     roles = {d.get("meta", {}).get("role") for d in figures[0]["data"]}
     assert {"kept_edges", "pruned_edges", "greedy_path", "best_path", "finished_nodes"} <= roles
     text = " ".join(m.value for m in at.markdown)
@@ -33,7 +33,8 @@ def test_decoding_page_beam_width_one_is_greedy():
     assert errors(at) == []
     assert at.slider(key="decoding_k").value == 1
     assert text_tables(at)[0].iloc[0, 1] == "A B C </s>"
-    sweep = text_tables(at)[1]
+    show_part(at, "decoding", "sweep")
+    sweep = text_tables(at)[0]
     assert sweep.iloc[0, -1] > 0  # search error of greedy
     assert sweep.iloc[1, -1] == pytest.approx(0.0)
 

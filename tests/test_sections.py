@@ -4,13 +4,14 @@ the widgets of a closed tab keep their values (those whose range never changes).
 import pytest
 
 from lmcore.i18n import t
+from lmcore.teaching.course import part_label_key
 from tests.apptest_helpers import errors, run_page, show_part
 from ui.navigation import PARTS
 
 
 def open_part(at, stem: str) -> str:
     """The name of the part whose tab is open."""
-    labels = {t(f"parts.{stem}.{name}", at.session_state["lang"]): name for name in PARTS[stem]}
+    labels = {t(part_label_key(stem, name), at.session_state["lang"]): name for name in PARTS[stem]}
     return labels[at.session_state[f"part_{stem}"]]
 
 
@@ -18,7 +19,7 @@ def open_part(at, stem: str) -> str:
 def test_a_page_opens_on_its_first_part_and_a_link_on_its_own(stem):
     at = run_page(stem, "en")
     assert errors(at) == [] and open_part(at, stem) == PARTS[stem][0]
-    assert [tab.label for tab in at.tabs] == [t(f"parts.{stem}.{name}", "en") for name in PARTS[stem]]
+    assert [tab.label for tab in at.tabs] == [t(part_label_key(stem, name), "en") for name in PARTS[stem]]
     last = PARTS[stem][-1]
     at = run_page(stem, "zh", query={"part": last})
     assert errors(at) == [] and open_part(at, stem) == last

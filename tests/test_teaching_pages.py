@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from google.protobuf.json_format import MessageToJson
 
-from lmcore.teaching import LESSONS, LessonInputs, topic_questions
+from lmcore.teaching import COURSE, LESSON_OF, LESSONS, LessonInputs, topic_questions
+from lmcore.teaching.course import slide_param
 from lmcore.teaching.question import CHOICE
 from tests.apptest_helpers import errors, run_page, show_part
 
@@ -152,7 +153,8 @@ def walk_lesson(at, page: str, lang: str) -> None:
         if i < len(LESSONS[page]) - 1:
             at.button(key="lmlab-next").click()
             at.run(timeout=FIRST_RUN)
-    assert at.button(key="lmlab-next").disabled
+    assert at.button(key="lmlab-next").label == ("Next lesson ▶" if lang == "en" else "下一课 ▶")  # the course goes on
+    assert not at.button(key="lmlab-next").disabled
     at.button(key="lmlab-prev").click()
     at.run(timeout=FIRST_RUN)
     kind, _, name = LESSONS[page][-2].partition(":")
@@ -174,3 +176,57 @@ def test_a_chart_export_draws_its_buttons_only_while_open():
     assert errors(at) == [] and len(at.get("plotly_chart")) == 1
     assert [name.split("_")[:2] for name in exports(at)] == [["png-ngram", "next-words"], ["svg-ngram", "next-words"]]
     assert all("n3" in name and name.endswith("1920x1080.{ext}") for name in exports(at))
+
+
+def slide_shown(at) -> str:
+    return str(at.query_params["slide"]).strip("[]'")
+
+
+def test_the_address_is_the_only_record_of_the_slide():
+    """Previous/Next write the address; an address changed from outside (Back, Forward, a pasted
+    link) shows its slide although the session saw another one last; a bad slide or projector value
+    falls back with a notice, never a traceback."""
+    at = run_page("ngram", "en", query={"present": "1"})
+    first, second, third = (slide_param(s) for s in LESSONS["ngram"][:3])
+    assert slide_shown(at) == first
+    at.button(key="lmlab-next").click().run()
+    at.button(key="lmlab-next").click().run()
+    assert slide_shown(at) == third and not errors(at)
+    at.query_params["slide"] = first  # Back, twice
+    at.run()
+    assert slide_shown(at) == first and at.button(key="lmlab-prev").label == "◀ Previous lesson"
+    at.button(key="lmlab-next").click().run()
+    assert slide_shown(at) == second
+    for bad in ("999", "<script>", ""):
+        at.query_params["slide"] = bad
+        at.run()
+        assert not errors(at) and slide_shown(at) == first
+    at = run_page("ngram", "en", query={"present": "abc"})
+    assert not errors(at) and "slide" not in at.query_params and len(at.tabs) == 5
+    assert any("present" in toast.value for toast in at.toast)
+
+
+def test_next_at_a_lesson_end_opens_the_next_lesson_and_previous_comes_back():
+    """The course runs the decks back to back in the notes' order; its ends have nowhere to go."""
+    pages = [lesson.page for lesson in COURSE]
+    assert pages == ["corpus", "chain_rule", "ngram", "rnn_bptt", "gradients", "lstm", "seq2seq", "decoding"]
+    at = run_page("corpus", "en", query={"present": "1", "slide": slide_param(LESSONS["corpus"][-1])})
+    assert at.button(key="lmlab-prev").disabled is False
+    at.button(key="lmlab-next").click().run()
+    assert not errors(at) and slide_shown(at) == slide_param(LESSONS["chain_rule"][0])
+    assert at.query_params["present"] == "1" and "top" not in at.query_params  # the corpus page's settings stay behind
+    at.button(key="lmlab-prev").click().run()
+    assert not errors(at) and slide_shown(at) == slide_param(LESSONS["corpus"][-1])
+    at = run_page("corpus", "en", query={"present": "1"})
+    assert at.button(key="lmlab-prev").disabled  # the course's first slide
+    at = run_page("decoding", "en", query={"present": "1", "slide": slide_param(LESSON_OF["decoding"].slides[-1])})
+    assert at.button(key="lmlab-next").disabled  # and its last
+
+
+def test_leaving_projector_view_opens_the_tab_of_the_slide_shown():
+    at = run_page("ngram", "en", query={"present": "1", "slide": "continuation"})
+    at.toggle(key="teaching_present").set_value(False).run()
+    assert not errors(at) and at.query_params["part"] == "continuation" and "slide" not in at.query_params
+    at = run_page("ngram", "en", query={"present": "1", "slide": "q-ngram.unseen"})
+    at.toggle(key="teaching_present").set_value(False).run()
+    assert at.query_params["part"] == "questions"

@@ -10,10 +10,10 @@ import pytest
 
 from lmcore.ngram import MAX_ORDER, count_ngrams
 from lmcore.samples import default_settings, load_sample
-from lmcore.teaching import LessonInputs, build_sheet, key_markdown, sheet_html, sheet_markdown
+from lmcore.teaching import LESSON_OF, LessonInputs, build_sheet, key_markdown, sheet_html, sheet_markdown
 from lmcore.teaching.export import chromium_path
 from lmcore.teaching.question import CHOICE
-from lmcore.teaching.sheet import md_escape, sheet_pdf
+from lmcore.teaching.sheet import COURSE_MAX_QUESTIONS, md_escape, sheet_pdf
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -91,3 +91,38 @@ def test_pdf_sheet_is_a_pdf_with_the_text(inputs, lang, title):
         text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
         assert title in text
         assert sheet.questions[0].table is None or sheet.questions[0].table.render(lang)[1][0][-1] in text
+
+
+@pytest.fixture(scope="module")
+def corpus_inputs():
+    c = load_sample("english", default_settings("english"), 0)
+    counts = count_ngrams(c.mapped("train"), MAX_ORDER)
+    return LessonInputs(counts, c.mapped("test"), "English sample", order=3, source_corpus=c)
+
+
+@pytest.mark.parametrize("page", ["corpus", "chain_rule", "ngram", "gradients", "decoding"])
+def test_a_page_sheet_asks_about_that_page_only(corpus_inputs, page):
+    """A page's sheet: its own topics (topped up from their next seeds), the same for the same seed,
+    in both languages."""
+    topics = LESSON_OF[page].topics
+    sheet = build_sheet(corpus_inputs, 3, 6, topics=topics)
+    assert len(sheet.questions) == 6 and {q.topic for q in sheet.questions} <= set(topics)
+    assert len({(q.prompt.render("en"), str(q.table and q.table.render("en"))) for q in sheet.questions}) == 6
+    for lang in ("en", "zh"):
+        assert sheet_markdown(sheet, lang) == sheet_markdown(build_sheet(corpus_inputs, 3, 6, topics=topics), lang)
+
+
+def test_the_course_sheet_runs_through_the_course_in_order(corpus_inputs):
+    from ui.teaching_share import course_topics
+
+    topics = course_topics()
+    assert topics[:4] == ("corpus", "perplexity", "ngram", "rnn_bptt")  # the lessons' order, each topic once
+    sheet = build_sheet(corpus_inputs, 9, COURSE_MAX_QUESTIONS, topics=topics, most=COURSE_MAX_QUESTIONS)
+    asked = [q.topic for q in sheet.questions]
+    assert len(asked) == COURSE_MAX_QUESTIONS
+    assert {"corpus", "perplexity", "ngram", "gradients", "decoding"} <= set(asked)
+    assert asked[:2] == ["corpus", "perplexity"]
+    en, zh = sheet_markdown(sheet, "en"), sheet_markdown(sheet, "zh")
+    assert len(re.findall(r"^## \d+\. ", en, flags=re.M)) == COURSE_MAX_QUESTIONS and HAN.search(zh)
+    again = build_sheet(corpus_inputs, 9, COURSE_MAX_QUESTIONS, topics=topics, most=COURSE_MAX_QUESTIONS)
+    assert key_markdown(again, "zh") == key_markdown(sheet, "zh")

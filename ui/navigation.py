@@ -1,7 +1,9 @@
-"""The page map: (file stem in app_pages/, URL path, navigation section). No streamlit import, so tests read it.
+"""The page map: (file stem in app_pages/, URL path, navigation section), and each page's parts. No streamlit
+import, so tests read it.
 
 The folder is not called ``pages/``: beside ``st.navigation`` that name switches on Streamlit's legacy
 page lookup (a deep link equal to a stem would run that file alone, without app.py's sidebar)."""
+from lmcore.teaching.course import PARTS as _PARTS
 
 PAGES: list[tuple[str, str, str]] = [
     ("home", "welcome", "basics"),
@@ -15,13 +17,6 @@ PAGES: list[tuple[str, str, str]] = [
     ("decoding", "beam-search", "generation"),
 ]
 
-# page stem → its parts, in tab order (ui/sections.py: only the open part runs; the first opens first)
-PARTS: dict[str, tuple[str, ...]] = {
-    "corpus": ("preview", "laws", "tokens"),
-    "chain_rule": ("chain", "perplexity"),
-    "ngram": ("words", "sparsity", "continuation", "sample", "questions"),
-    "rnn_bptt": ("step", "topk", "bptt"),
-    "gradients": ("curves", "why", "connectivity", "clipping", "run", "questions"),
-    "lstm": ("gates", "gradient", "edit", "compare"),
-    "seq2seq": ("bottleneck", "example"),
-}
+# page stem → its parts, in tab order (ui/sections.py: only the open part runs; the first opens first),
+# read from the one description of each page (lmcore/teaching/course.py)
+PARTS: dict[str, tuple[str, ...]] = _PARTS

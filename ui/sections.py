@@ -2,7 +2,9 @@
 
 A long page drew every chart at its first open (4–9 Plotly charts: 2.5–3.5 s of Chromium's time on
 this machine, issue 11); in parts it draws the first part's, and opening a tab runs that part alone.
-The open part is in the URL (``?part=``), so a shared link opens the same tab.
+The address is the only record of the open part (``?part=``): every run opens the part it names,
+and a click on a tab writes the address (before the run), so a shared link, Back and Forward open
+the same tab.
 
 Streamlit drops the state of a widget that a run does not draw: every run first writes back the
 values of the page's ``keep`` widgets (the documented way to keep them), so a slider moved in one tab
@@ -17,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
+from lmcore.teaching.course import part_label_key
 from ui.navigation import PARTS
 from ui.state import query_param, set_query_params, tr
 
@@ -29,27 +32,29 @@ def keep_widget_values(keys: Sequence[str]) -> None:
             st.session_state[key] = st.session_state[key]
 
 
-def show_parts(page: str, parts: Mapping[str, Callable[[], object]], keep: Sequence[str] = (),
-               whole: bool = False) -> str | None:
-    """Tabs ``parts.<page>.<name>`` over the page (names: :data:`ui.navigation.PARTS`); runs the open
-    part inside its tab and returns its name. ``whole`` (projector view: its slides show one section
-    at a time) runs every part in turn."""
-    if whole:
-        for run in parts.values():
-            run()
-        return None
+def _tab_to_address(key: str, names: Sequence[str], labels: Sequence[str]) -> None:
+    """A tab was clicked: its part goes to the address, which the run then reads."""
+    label = st.session_state.get(key)
+    if label in labels:
+        st.query_params["part"] = names[list(labels).index(label)]
+
+
+def show_parts(page: str, parts: Mapping[str, Callable[[], object]], keep: Sequence[str] = ()) -> str | None:
+    """Tabs ``parts.<page>.<name>`` (:func:`part_label_key`) over the page (names: :data:`ui.navigation.PARTS`); runs the part
+    the address names (``?part=``, else the first) inside its tab and returns its name (projector
+    view: ui/teaching.py runs the part of the slide shown instead)."""
     names = list(parts)
     if tuple(names) != PARTS[page]:
         raise KeyError(f"{page}'s parts {names} are not ui.navigation.PARTS[{page!r}]")
     keep_widget_values(keep)
-    labels = [tr(f"parts.{page}.{name}") for name in names]
+    labels = [tr(part_label_key(page, name)) for name in names]
     key = f"part_{page}"
-    if st.session_state.get(key) not in labels:  # first open (a link's part), or the language changed
-        st.session_state[key] = labels[names.index(query_param("part", names[0], choices=names))]
-    tabs = st.tabs(labels, key=key, on_change="rerun")  # a fixed default: the widget keeps its identity
+    wanted = query_param("part", names[0], choices=names)
+    set_query_params(part=wanted)  # a bad or missing part: the address names the one shown
+    st.session_state[key] = labels[names.index(wanted)]  # the address decides, not the last click
+    tabs = st.tabs(labels, key=key, on_change=_tab_to_address, args=(key, names, labels))
     for name, tab in zip(names, tabs):
         if tab.open:
-            set_query_params(part=name)
             with tab:
                 parts[name]()
             return name

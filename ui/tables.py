@@ -19,8 +19,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+# the box around a table: a table wider than the screen (a phone) scrolls sideways inside it
+BOX_STYLE = "max-width:100%;overflow-x:auto;-webkit-overflow-scrolling:touch"
 TABLE_STYLE = "border-collapse:collapse;font-size:0.95rem;margin:0 0 1rem 0"
 CELL_STYLE = "padding:0.25rem 0.75rem;border-bottom:1px solid rgba(128,128,128,0.3);text-align:{align}"
+# numbers and headers on one line; a text cell wraps, but not below a few characters' width (a phone's
+# narrow column wrapped a word to one character a line: the table scrolls sideways instead)
+NUMBER_CELL = ";white-space:nowrap"
+TEXT_CELL = ";min-width:6em"
 HEAD_STYLE = CELL_STYLE + ";font-weight:600"
 
 
@@ -64,18 +70,20 @@ def html_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
                shade: Callable[[str, object], str | None] | None = None, max_height: int | None = None) -> str:
     """``frame`` (without its index) as an HTML table; numbers right-aligned, a float column's with one
     number of decimals (:func:`column_format`). ``formats``: a format string per column (instead); ``shade(column, value)``: a CSS background colour for a cell, or None;
-    ``max_height``: pixels, beyond which the table scrolls."""
+    ``max_height``: pixels, beyond which the table scrolls. The table sits in a box that scrolls
+    sideways when the table is wider than the screen."""
     numeric = {c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                for c in frame.columns}
     formats = {c: fmt for c in frame.columns if pd.api.types.is_float_dtype(frame[c])
                if (fmt := column_format(frame[c])) is not None} | dict(formats or {})
-    head = "".join(f'<th style="{HEAD_STYLE.format(align="right" if numeric[c] else "left")}">'
+    head = "".join(f'<th style="{HEAD_STYLE.format(align="right" if numeric[c] else "left")}{NUMBER_CELL}">'
                    f"{html.escape(str(c))}</th>" for c in frame.columns)
     rows = []
     for values in frame.itertuples(index=False, name=None):
         cells = []
         for column, value in zip(frame.columns, values):
-            style = CELL_STYLE.format(align="right" if numeric[column] else "left")
+            style = CELL_STYLE.format(align="right" if numeric[column] else "left") + (
+                NUMBER_CELL if numeric[column] else TEXT_CELL)
             colour = shade(column, value) if shade else None
             if colour:
                 style += f";background-color:{html.escape(colour)}"
@@ -83,7 +91,8 @@ def html_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
         rows.append("<tr>" + "".join(cells) + "</tr>")
     table = (f'<table style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
              f"<tbody>{''.join(rows)}</tbody></table>")
-    return table if max_height is None else f'<div style="max-height:{int(max_height)}px;overflow-y:auto">{table}</div>'
+    height = "" if max_height is None else f";max-height:{int(max_height)}px;overflow-y:auto"
+    return f'<div style="{BOX_STYLE}{height}">{table}</div>'
 
 
 def text_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,

@@ -23,10 +23,14 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
+import plotly.io
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from lmcore.teaching import LESSONS, PAGE_TOPICS, LessonInputs, Question, parse_number, topic_questions
+from lmcore.teaching import LessonInputs, Question, parse_number, topic_questions
+from lmcore.teaching.course import (COURSE, LESSON_OF, QUESTIONS_PART, PageLesson, next_lesson, previous_lesson,
+                                    slide_param)
 from lmcore.teaching.explain import explain_figure
 from lmcore.teaching.export import SLIDE, ExportError, export_name, figure_image
 from lmcore.teaching.projector import projector_figure
@@ -34,14 +38,31 @@ from lmcore.teaching.question import CHOICE, fmt
 from lmcore.teaching.sheet import md_escape
 from ui.charts import plot
 from server.models import ngram_counts
+from ui.sections import keep_widget_values, show_parts
 from ui.tables import text_table
 from ui.teaching_share import SEED_MAX, quiz_seed, share_view, sheet_download
 from ui.state import corpus_name, current_corpus, lang, query_param, set_query_params, tr
 
 SCORE = "teaching_score"
 ANSWERS = "teaching_answers"
-NOT_SETTINGS = {"present", "slide", "lang", "qseed"}
+NOT_SETTINGS = {"present", "slide", "part", "lang", "qseed"}
+COURSE_MOVE = "teaching_course_move"  # set by Previous/Next past a deck's end: the lesson to open
 TOOL_BOXES = ("teaching_share_box", "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
+
+# Every lesson page, in either view: a wide formula or Markdown table scrolls sideways in its own box
+# (a phone is 390 px wide), and on a narrow screen the Plotly modebar is hidden (it covered the
+# chart's title) and buttons are large enough for a finger.
+PAGE_CSS = """<style>
+.katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 0.2rem 0; }
+[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+@media (max-width: 640px) {
+  .js-plotly-plot .modebar-container { display: none !important; }
+  .stButton button, [data-testid="stFormSubmitButton"] button, [data-testid="stPopover"] button,
+  [data-testid="stDownloadButton"] button { min-height: 44px; }
+  [data-testid="stRadio"] label { min-height: 36px; align-items: center; }
+  [data-testid="stTextInput"] input { min-height: 44px; font-size: 16px; }
+}
+</style>"""
 
 PROJECTOR_CSS = """<style>
 html { font-size: 20px; }
@@ -74,13 +95,15 @@ KEYS_JS = """<script>
 
 
 # ------------------------------------------------------------------------------------------ projector
-def projector_mode() -> bool:
-    """Projector view on or off (``?present=1`` or the sidebar toggle); styles the page when on."""
-    if "teaching_present" not in st.session_state:
+def projector_mode(lesson: PageLesson) -> bool:
+    """Projector view on or off (``?present=1`` or the sidebar toggle); styles the page when on.
+    Turned off, the page opens on the tab that holds the slide that was shown."""
+    if "present" in st.query_params or "teaching_present" not in st.session_state:  # the address decides
         st.session_state["teaching_present"] = query_param("present", False)
-    else:  # keep the choice across pages (Streamlit drops the state of widgets not drawn on a page)
+    else:  # a page opened without it keeps the choice (Streamlit drops the state of widgets not drawn on a page)
         st.session_state["teaching_present"] = st.session_state["teaching_present"]
-    on = st.sidebar.toggle(tr("teaching.projector"), key="teaching_present", help=tr("teaching.projector_help"))
+    on = st.sidebar.toggle(tr("teaching.projector"), key="teaching_present", help=tr("teaching.projector_help"),
+                           on_change=_projector_to_address)
     if on:
         set_query_params(present=1)
         st.set_page_config(initial_sidebar_state="collapsed")
@@ -88,32 +111,60 @@ def projector_mode() -> bool:
         st.html(KEYS_JS, unsafe_allow_javascript=True)
     else:
         st.query_params.pop("present", None)
-        st.query_params.pop("slide", None)
+        shown = st.query_params.pop("slide", None)
+        slides = {slide_param(s): s for s in lesson.slides}
+        if shown in slides:
+            st.query_params["part"] = lesson.part_showing(slides[shown])
     return on
+
+
+def _projector_to_address() -> None:
+    """The toggle moved: the address says so before the run (which reads it)."""
+    if st.session_state.get("teaching_present"):
+        st.query_params["present"] = "1"
+    else:
+        st.query_params.pop("present", None)
 
 
 def styled(fig, projector: bool):
     """The figure as shown: projector fonts in projector view, unchanged otherwise."""
-    return projector_figure(fig) if projector else fig
+    return projector_figure(fig if isinstance(fig, go.Figure) else go.Figure(fig)) if projector else fig
+
+
+def lesson_link(where, lesson: PageLesson, number: int, slide: str | None = None) -> None:
+    """A link to ``lesson``'s page in projector view, at ``slide`` (default: its first)."""
+    where.page_link(f"app_pages/{lesson.page}.py", label=f"{number}. {tr(f'nav.{lesson.page}')}",
+                    query_params={"present": "1", "slide": slide_param(slide or lesson.slides[0])})
+
+
+def course_menu(where) -> None:
+    """The course's lessons in the notes' order, each a link to its first slide in projector view."""
+    where.markdown(f"**{tr('teaching.course.header')}**")
+    for number, lesson in enumerate(COURSE, 1):
+        lesson_link(where, lesson, number)
 
 
 # ------------------------------------------------------------------------------------------ the deck
 def deck(page: str) -> Deck:
-    """Teaching mode for one page (a key of :data:`lmcore.teaching.LESSONS`)."""
+    """Teaching mode for one page (a page of :data:`lmcore.teaching.COURSE`)."""
     return Deck(page)
 
 
 class Deck:
-    """Projector slides, exports and questions of one page run."""
+    """Projector slides, exports and questions of one page run. The address is the only record of
+    the slide shown (``?slide=``): every run reads it, Previous/Next write it before the run, so a
+    copied link, Back and Forward show the slide they name."""
 
     def __init__(self, page: str) -> None:
         self.page = page
-        self.slides = LESSONS[page]
-        self.projector = projector_mode()
+        self.lesson = LESSON_OF[page]
+        self.slides = self.lesson.slides
+        self.projector = projector_mode(self.lesson)
         self._offstage: tuple[Any, Any] | None = None
         self._count = 0
         self.shown = False
         self.current = self._current_slide() if self.projector else None
+        st.html(PAGE_CSS)
         st.sidebar.markdown(f"**{tr('teaching.sidebar.header')}**")
         self._sidebar = st.sidebar.container()  # filled by tools(), once the page has put its settings in the URL
         self._share = None
@@ -124,27 +175,43 @@ class Deck:
 
     # --- slides
     def _current_slide(self) -> str:
-        names = [_slide_param(s) for s in self.slides]
-        wanted = st.session_state.get(f"teaching_slide_{self.page}") or query_param("slide", names[0])
-        name = wanted if wanted in names else names[0]
-        st.session_state[f"teaching_slide_{self.page}"] = name
-        set_query_params(slide=name)
+        names = [slide_param(s) for s in self.slides]
+        name = query_param("slide", names[0], choices=names)
+        set_query_params(slide=name)  # a bad or missing slide: the address names the one shown
         return self.slides[names.index(name)]
 
     def _move(self, step: int) -> None:
-        names = [_slide_param(s) for s in self.slides]
-        i = names.index(_slide_param(self.current))
-        st.session_state[f"teaching_slide_{self.page}"] = names[max(0, min(len(names) - 1, i + step))]
+        """Previous/Next (a button's callback): inside the deck the address changes before the run;
+        past its first or last slide the run opens the previous or next lesson (:meth:`_slide_bar`)."""
+        i = self.slides.index(self.current) + step
+        if 0 <= i < len(self.slides):
+            st.query_params["slide"] = slide_param(self.slides[i])
+            return
+        lesson = previous_lesson(self.page) if i < 0 else next_lesson(self.page)
+        if lesson is not None:  # the course goes on: the previous lesson's last slide, the next one's first
+            st.session_state[COURSE_MOVE] = (lesson.page, slide_param(lesson.slides[-1 if i < 0 else 0]))
 
     def _slide_bar(self) -> None:
-        i = self.slides.index(self.current)
-        left, mid, right, share = st.columns([2, 7, 2, 1], vertical_alignment="center")
-        left.button(tr("teaching.prev"), key="lmlab-prev", on_click=self._move, args=(-1,), disabled=i == 0, width="stretch")
-        right.button(tr("teaching.next"), key="lmlab-next", on_click=self._move, args=(1,),
-                     disabled=i == len(self.slides) - 1, width="stretch")
+        i, last = self.slides.index(self.current), len(self.slides) - 1
+        before, after = previous_lesson(self.page), next_lesson(self.page)
+        left, mid, right, menu, share = st.columns([2, 6, 2, 1, 1], vertical_alignment="center")
+        prev_label = tr("teaching.prev") if i > 0 or before is None else tr("teaching.prev_lesson")
+        next_label = tr("teaching.next") if i < last or after is None else tr("teaching.next_lesson")
+        left.button(prev_label, key="lmlab-prev", on_click=self._move, args=(-1,), disabled=i == 0 and before is None,
+                    width="stretch")
+        right.button(next_label, key="lmlab-next", on_click=self._move, args=(1,), disabled=i == last and after is None,
+                     type="primary", width="stretch")
+        where = tr(f"nav.{self.page}")
+        if i == last and after is not None:
+            where += " · " + tr("teaching.course.then", lesson=tr(f"nav.{after.page}"))
         mid.markdown(f"**{tr('teaching.slide', i=i + 1, n=len(self.slides))} · {self._slide_title(self.current)}**  \n"
-                     f"<small>{tr(f'nav.{self.page}')} · {tr('teaching.keys_hint')}</small>", unsafe_allow_html=True)
-        self._share = share.popover(":material/qr_code_2:")
+                     f"<small>{where} · {tr('teaching.keys_hint')}</small>", unsafe_allow_html=True)
+        course_menu(menu.popover(":material/menu_book:", help=tr("teaching.course.help")))
+        self._share = share.popover(":material/qr_code_2:", help=tr("teaching.share.header"))
+        move = st.session_state.pop(COURSE_MOVE, None)
+        if move is not None:
+            page, slide = move
+            st.switch_page(f"app_pages/{page}.py", query_params={"present": "1", "slide": slide})
 
     def _slide_title(self, slide: str) -> str:
         kind, _, name = slide.partition(":")
@@ -153,10 +220,17 @@ class Deck:
         questions = [s for s in self.slides if s.startswith("q:")]
         return tr("teaching.slide.question", i=questions.index(slide) + 1)
 
+    def fragment(self, fn, key: str | None = None):
+        """``fn`` as a fragment (its controls rerun only it) in normal view; in projector view the
+        page runs whole (its slides hide the sections that are not shown), so ``fn`` itself."""
+        if self.projector:
+            return fn
+        return st.fragment(fn) if key is None else st.fragment(key=key)(fn)
+
     def section(self, name: str) -> None:
         """Mark the start of a page section (ends the previous one). In projector view, a section
         that is not the current slide runs hidden and is removed when it ends."""
-        if f"sec:{name}" not in self.slides:
+        if name not in self.lesson.sections:
             raise KeyError(f"section {name!r} is not in the {self.page} lesson")
         if not self.projector:
             return
@@ -181,7 +255,7 @@ class Deck:
         """The page's settings, from which its questions, share link and exercise sheet are made.
         May run inside a fragment: if a rerun of it changed them while the sidebar's share link or
         sheet is open, the whole page runs again so that they follow."""
-        self._inputs, self._settings = lesson_inputs(self.page, **settings), dict(settings)
+        self._inputs, self._settings = None, dict(settings)
         drawn = st.session_state.get(f"teaching_tools_{self.page}")
         if _fragment_rerun() and drawn is not None and drawn != settings and any(
                 st.session_state.get(box) for box in TOOL_BOXES):
@@ -189,17 +263,22 @@ class Deck:
         if self._share is not None:
             share_view(self.page, self._share, big=True)
 
+    def inputs(self) -> LessonInputs:
+        """The live inputs of the questions, made when first needed (questions, a sheet)."""
+        if self._inputs is None:
+            self._inputs = lesson_inputs(self.page, **self._settings)
+        return self._inputs
+
     def questions(self) -> None:
         """The page's questions for its :meth:`settings` (normal view: the page's last part) or the
         current question slide (projector view)."""
         self._close_offstage()
-        questions = page_questions(self.page, self._inputs)
         if not self.projector:
             st.caption(tr("teaching.quiz.caption"))
-            predict_then_reveal(self, questions)
+            predict_then_reveal(self, page_questions(self.page, self.inputs()))
             return
         if self.current.startswith("q:"):
-            wanted = [q for q in questions if q.qid == self.current[2:]]
+            wanted = [q for q in page_questions(self.page, self.inputs()) if q.qid == self.current[2:]]
             if wanted:
                 predict_then_reveal(self, wanted, number=self._slide_title(self.current))
             else:
@@ -207,11 +286,25 @@ class Deck:
         elif not self.shown:
             st.info(tr("teaching.slide.empty"))
 
+    def parts(self, parts: dict[str, Any], keep: tuple[str, ...] = ()) -> str | None:
+        """The page's parts as tabs (ui/sections.py), its questions the last. In projector view only
+        the part that holds the current slide runs (its other sections hidden), or none on a
+        question slide, then the question slide: a slide costs what its part costs, as a tab does."""
+        if not self.projector:
+            if self.lesson.topics:
+                parts = {**parts, QUESTIONS_PART: self.questions}
+            return show_parts(self.page, parts, keep=keep)
+        keep_widget_values(keep)
+        if not self.current.startswith("q:"):
+            parts[self.lesson.part_of(self.current)]()
+        self.questions()  # closes the last hidden section; a question slide's question
+        return None
+
     def tools(self) -> None:
         """The sidebar's share link and exercise sheet, for the page's :meth:`settings` (a whole-page
         run: a fragment cannot draw in the sidebar)."""
         share_view(self.page, self._sidebar)
-        sheet_download(self._inputs, self._sidebar)
+        sheet_download(self.inputs, self.lesson.topics, self._sidebar)
         st.session_state[f"teaching_tools_{self.page}"] = self._settings
 
     # --- figures and tables
@@ -220,18 +313,19 @@ class Deck:
         settings = {k: v for k, v in st.query_params.items() if k not in NOT_SETTINGS}
         return export_name(self.page, what, corpus_name(current_corpus()), settings, ext, size)
 
-    def chart(self, fig, name: str, where=None) -> None:
-        """Show a figure (projector fonts in projector view) with PNG/SVG slide-size downloads.
-        In projector view every chart takes the full width (side-by-side columns are too narrow)."""
+    def chart(self, fig, name: str, where=None, key: str | None = None) -> None:
+        """Show a figure (a Figure or its dict; projector fonts in projector view) with PNG/SVG
+        slide-size downloads. In projector view every chart takes the full width (side-by-side
+        columns are too narrow)."""
         where = st if self.projector or where is None else where
-        plot(styled(fig, self.projector), where)
+        plot(styled(fig, self.projector), where, key=key)
         figure_downloads(fig, self.file_name(name, "{ext}", SLIDE), f"lmlab-export-{self.page}-{name}", where)
 
-    def table(self, frame: pd.DataFrame, name: str, where=None) -> None:
-        """Show a table (ui/tables.py: light, every cell text) with a CSV download named after page,
-        corpus and settings."""
+    def table(self, frame: pd.DataFrame, name: str, where=None, **style: Any) -> None:
+        """Show a table (ui/tables.py: light, every cell text; ``style``: its ``formats``, ``shade``,
+        ``max_height``) with a CSV download named after page, corpus and settings."""
         where = where or st
-        text_table(frame, where=where)
+        text_table(frame, where=where, **style)
         where.download_button(tr("teaching.export.csv"), lambda: frame.to_csv(index=False).encode("utf-8"),
                               file_name=self.file_name(name, "csv"), mime="text/csv", on_click="ignore",
                               key=f"lmlab-csv-{name}")
@@ -241,11 +335,6 @@ def _fragment_rerun() -> bool:
     """Whether this run reruns fragments only (Streamlit's run context says which it runs)."""
     ctx = get_script_run_ctx()
     return bool(ctx and ctx.fragment_ids_this_run)
-
-
-def _slide_param(slide: str) -> str:
-    kind, _, name = slide.partition(":")
-    return name if kind == "sec" else "q-" + name
 
 
 # ------------------------------------------------------------------------------------------ exports
@@ -269,7 +358,8 @@ def figure_downloads(fig, file_pattern: str, key: str, where=None) -> None:
     def make(ext: str):
         def render() -> bytes:  # called on the click: no JSON of the figure on every run
             try:
-                return _image(fig.to_json(), ext, w, h)
+                text = fig.to_json() if isinstance(fig, go.Figure) else plotly.io.to_json(fig, validate=False)
+                return _image(text, ext, w, h)
             except ExportError as error:
                 return tr("teaching.export.failed", reason=str(error)).encode("utf-8")
         return render
@@ -287,18 +377,26 @@ def lesson_inputs(page: str, **settings: Any) -> LessonInputs:
     train = corpus.mapped("train")
     counts = ngram_counts(corpus) if train else None
     held_out = corpus.mapped("test") or corpus.mapped("valid")
-    return LessonInputs(counts, held_out, corpus_name(corpus), **settings)
+    return LessonInputs(counts, held_out, corpus_name(corpus), source_corpus=corpus, **settings)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _questions(page: str, key: str, settings: tuple, seed: int, _inputs: LessonInputs) -> list[Question]:
-    return [q for topic in PAGE_TOPICS[page] for q in topic_questions(topic, _inputs, seed)]
+    return [q for topic in LESSON_OF[page].topics for q in topic_questions(topic, _inputs, seed)]
+
+
+def _identity(value: Any) -> Any:
+    """A setting as part of the questions' cache key: a model by what it is (corpus, config, steps)."""
+    if hasattr(value, "config") and hasattr(value, "steps_done"):
+        return f"{getattr(value, 'corpus_key', '')}:{value.config.key()}:{value.steps_done}:{id(value)}"
+    return value
 
 
 def page_questions(page: str, inputs: LessonInputs) -> list[Question]:
     """The page's questions for this corpus, settings and seed (``?qseed=``), cached."""
     seed = quiz_seed()
-    settings = tuple(sorted((k, v) for k, v in vars(inputs).items() if k not in ("counts", "held_out")))
+    settings = tuple(sorted((k, _identity(v)) for k, v in vars(inputs).items()
+                            if k not in ("counts", "held_out", "source_corpus")))
     return _questions(page, current_corpus().key, settings, seed, inputs)
 
 

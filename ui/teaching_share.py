@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import io
 import urllib.parse
+from collections.abc import Callable
 
 import streamlit as st
 
 from lmcore.i18n import LANGUAGE_NAMES
-from lmcore.teaching import LessonInputs, build_sheet
+from lmcore.teaching import COURSE, LessonInputs, build_sheet
 from lmcore.teaching.export import ExportError, export_name
-from lmcore.teaching.sheet import MAX_QUESTIONS, MIN_QUESTIONS, key_markdown, sheet_markdown, sheet_pdf
+from lmcore.teaching.sheet import (COURSE_MAX_QUESTIONS, MAX_QUESTIONS, MIN_QUESTIONS, key_markdown, sheet_markdown,
+                                   sheet_pdf)
 from ui.navigation import PAGES
 from ui.state import lang, query_param, set_query_params, tr
 
@@ -22,22 +24,34 @@ def quiz_seed() -> int:
     return query_param("qseed", 0, lo=0, hi=SEED_MAX)
 
 
-def sheet_download(inputs: LessonInputs, where=None) -> None:
-    """Sheet and answer key as Markdown and PDF, EN or 中文; the seed is kept in the URL (``?qseed=``)."""
+def course_topics() -> tuple[str, ...]:
+    """Every topic of the course, in the order of its lessons."""
+    return tuple(dict.fromkeys(topic for lesson in COURSE for topic in lesson.topics))
+
+
+def sheet_download(inputs: Callable[[], LessonInputs], topics: tuple[str, ...], where=None) -> None:
+    """Sheet and answer key as Markdown and PDF, EN or 中文, for this page's ``topics`` or for the whole
+    course; the seed is kept in the URL (``?qseed=``). ``inputs()`` is called only while the box is open."""
     where = where or st
     box = where.expander(tr("teaching.sheet.header"), key="teaching_sheet_box", on_change="rerun")
     if not box.open:  # lazy: its controls and buttons are made only while it is open
         return
     with box:
-        n = st.slider(tr("teaching.sheet.n"), MIN_QUESTIONS, MAX_QUESTIONS, 8, key="teaching_sheet_n")
+        scopes = ["page", "course"] if topics else ["course"]
+        scope = st.radio(tr("teaching.sheet.scope"), scopes, horizontal=True, key="teaching_sheet_scope",
+                         format_func=lambda s: tr(f"teaching.sheet.scope.{s}"))
+        chosen, most = (topics, MAX_QUESTIONS) if scope == "page" else (course_topics(), COURSE_MAX_QUESTIONS)
+        n = st.slider(tr("teaching.sheet.n"), MIN_QUESTIONS, most, min(8 if scope == "page" else 16, most),
+                      key=f"teaching_sheet_n_{scope}")
         seed = int(st.number_input(tr("teaching.sheet.seed"), 0, SEED_MAX, quiz_seed(), key="teaching_sheet_seed"))
         set_query_params(qseed=seed)
         sheet_lang = st.radio(tr("teaching.sheet.lang"), ["en", "zh"], index=["en", "zh"].index(lang()), horizontal=True,
                               format_func=LANGUAGE_NAMES.get, key="teaching_sheet_lang")
-        stem = export_name("sheet", "seed" + str(seed), inputs.corpus, inputs.settings(), "x").rsplit(".", 1)[0]
+        live = inputs()
+        stem = export_name("sheet", f"{scope}-seed{seed}", live.corpus, live.settings(), "x").rsplit(".", 1)[0]
 
         def sheet():  # built when a download is clicked, not on every run of the page
-            return build_sheet(inputs, seed, n)
+            return build_sheet(live, seed, n, topics=chosen, most=most)
 
         files = [("teaching.sheet.md", lambda: sheet_markdown(sheet(), sheet_lang).encode("utf-8"), "md", "text/markdown"),
                  ("teaching.sheet.pdf", lambda: _pdf(sheet(), sheet_lang, False), "pdf", "application/pdf"),

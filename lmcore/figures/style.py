@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 import plotly.graph_objects as go
 
 from lmcore.figures.margins import fit_margins
+from lmcore.figures.upright import upright_y_titles
 
 TICK_FONT = dict(size=13, color="#262730")
 TITLE_FONT = dict(size=14, color="#262730")
@@ -128,8 +129,8 @@ def log_axis(fig: go.Figure, axis: str = "y", values: Sequence[float] | None = N
 
 def readable(fig: go.Figure) -> go.Figure:
     """Dark 13 px tick text and dark axis titles on every axis (and colour bar) of ``fig``; dark
-    text on bars and markers; margins that already fit the labels (:func:`fit_margins`: Plotly
-    does not draw the chart a second time to widen them)."""
+    text on bars and markers; Chinese y-axis titles upright (:func:`upright_y_titles`); margins that
+    already fit the labels (:func:`fit_margins`: Plotly does not draw the chart a second time to widen them)."""
     with fig.batch_update():  # set on each axis: a third of update_xaxes/update_yaxes's time
         for axis in (*fig.select_xaxes(), *fig.select_yaxes()):
             axis.tickfont, axis.title.font = TICK_FONT, TITLE_FONT
@@ -138,4 +139,4 @@ def readable(fig: go.Figure) -> go.Figure:
             trace.colorbar.tickfont = TICK_FONT
         if trace.type in ("bar", "scatter") and trace.text is not None and trace.textfont.color is None:
             trace.textfont.color = TICK_FONT["color"]  # values over bars, token labels
-    return fit_margins(fig)
+    return fit_margins(upright_y_titles(fig))

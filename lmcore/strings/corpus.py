@@ -53,7 +53,6 @@ STRINGS = {
     "corpus.top.count": ("count", "次数"),
     "corpus.top.share": ("share", "占比"),
     "corpus.top.in_vocab": ("in vocabulary", "在词表中"),
-    "corpus.download": ("Download CSV", "下载 CSV"),
     "corpus.preview.header": ("Preview", "预览"),
     "corpus.preview.text": ("Text (first {n:,} characters)", "原文（前 {n:,} 个字符）"),
     "corpus.preview.tokens": ("Tokenised training sentences (<unk> shown for words outside the vocabulary)", "分词后的训练句（词表外的词显示为 <unk>）"),

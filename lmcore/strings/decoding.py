@@ -1,6 +1,8 @@
 """Strings of the decoding page and its figures (greedy vs beam search)."""
 
 STRINGS = {
+    "parts.decoding.search": ("Greedy & beam search", "贪心与束搜索"),
+    "parts.decoding.sweep": ("Search error vs model error", "搜索错误与模型错误"),
     # figures
     "decoding.fig.tree_title": ("Beam-search tree", "束搜索树"),
     "decoding.stopped_early": ("The search ended at step {t}: all k = {k} hypotheses had finished, so the length limit L = {L} is never reached (a larger L changes nothing).",

@@ -13,7 +13,6 @@ STRINGS = {
     "parts.gradients.connectivity": ("Connectivity", "词间连通"),
     "parts.gradients.clipping": ("The cliff", "悬崖"),
     "parts.gradients.run": ("A real run", "真实训练"),
-    "parts.gradients.questions": ("Predict, then reveal", "先预测，再揭晓"),
     "gradients.controls": ("Settings", "设置"),
     "gradients.cells": ("Cells", "单元类型"),
     "gradients.T": ("Sequence length T", "序列长度 T"),

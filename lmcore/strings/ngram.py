@@ -51,7 +51,6 @@ STRINGS = {
     "parts.ngram.sparsity": ("Sparsity & perplexity", "稀疏性与困惑度"),
     "parts.ngram.continuation": ("Continuation counts", "接续计数"),
     "parts.ngram.sample": ("Samples", "采样"),
-    "parts.ngram.questions": ("Predict, then reveal", "先预测，再揭晓"),
     "ngram.sparsity.header": ("Sparsity: held-out n-grams never seen in training", "稀疏性：训练中从未出现的留出集 n 元组"),
     "ngram.fig.sparsity.title": ("Share of validation n-grams unseen in training", "验证集 n 元组中训练未见的比例"),
     "ngram.fig.sparsity.y": ("unseen share", "未见比例"),

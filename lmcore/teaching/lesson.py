@@ -1,6 +1,5 @@
-"""What a lesson is made of: the live inputs of the questions, the questions of each topic, and
-each page's slides in the order of the course notes (page sections and predict-then-reveal moments).
-"""
+"""What a lesson's questions are made of: the live inputs of the questions and the questions of each
+topic (each page's parts, slides and topics: lmcore/teaching/course.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -43,19 +42,6 @@ class LessonInputs:
         """The settings that change the questions (printed on sheets, put in file names)."""
         return {"n": self.order, "delta": self.delta, "d": self.discount}
 
-    def key(self) -> tuple[tuple[str, object], ...]:
-        """Plain values that, with the corpus's own key, decide the questions (a cache key): the
-        settings as they are, each model as its corpus, configuration, training steps and object id;
-        the counts, sentences and Corpus object are left out (the corpus key names them)."""
-        out = []
-        for name, value in sorted(vars(self).items()):
-            if name in ("counts", "held_out", "source_corpus"):
-                continue
-            if isinstance(value, NeuralLM):
-                value = f"{value.corpus_key}:{value.config.key()}:{value.steps_done}:{id(value)}"
-            out.append((name, value))
-        return tuple(out)
-
 
 def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Question]:
     """The questions of one topic for these inputs and seed. N-gram topics need ``inputs.counts``, the
@@ -79,20 +65,3 @@ def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Questio
     if topic == "seq2seq":
         return seq2seq_questions(inputs.seq2seq_task, seed) if inputs.seq2seq_task else []
     raise ValueError(f"unknown topic {topic!r}; expected one of {TOPICS}")
-
-
-# A slide is a page section ("sec:<name>", rendered by the page's own code) or a question
-# ("q:<qid>", the predict-then-reveal widget). Questions come before the section that explains them.
-LESSONS: dict[str, tuple[str, ...]] = {
-    "ngram": ("sec:table", "sec:sparsity", "q:ngram.add_delta", "sec:formula", "q:ngram.unseen", "sec:charts",
-              "q:ngram.continuation", "sec:continuation", "q:perplexity.guess", "sec:grid", "sec:sample"),
-    "gradients": ("q:gradients.regime", "q:gradients.threshold", "q:gradients.lstm", "sec:curves",
-                  "q:gradients.clip", "sec:clipping", "sec:run", "sec:connectivity"),
-}
-# Each page's topics, and what its LessonInputs must hold: corpus → source_corpus; chain_rule and ngram →
-# counts, held_out (and order, delta, discount); rnn_bptt → rnn, held_out (the mapped test split);
-# lstm → lstm, source_corpus; seq2seq → seq2seq_task; gradients → hidden, input_scale; decoding → nothing.
-PAGE_TOPICS: dict[str, tuple[str, ...]] = {"ngram": ("ngram", "perplexity"), "gradients": ("gradients",),
-                                           "corpus": ("corpus",), "rnn_bptt": ("rnn_bptt",),
-                                           "lstm": ("lstm",), "seq2seq": ("seq2seq",),
-                                           "chain_rule": ("perplexity",), "decoding": ("decoding",)}

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from lmcore.figures.upright import NAME as UPRIGHT
+from lmcore.figures.upright import tick_room_scale
+
 TICK, AXIS_TITLE, TITLE, LEGEND, HOVER, TEXT = 18, 20, 24, 18, 18, 18
 MIN_HEIGHT = 460
 
@@ -38,7 +41,16 @@ def projector_figure(fig: go.Figure, scale: float = 1.0, height: int | None = No
     out.for_each_xaxis(axis)
     out.for_each_yaxis(axis)
     for ann in out.layout.annotations:
-        ann.font.size = _at_least(ann.font.size, s(TEXT))
+        if ann.name == UPRIGHT:  # a Chinese y-axis title (lmcore/figures/upright.py): beside larger ticks
+            ann.font.size = _at_least(ann.font.size, s(AXIS_TITLE))
+            grow = tick_room_scale(s(TICK))
+            ann.xshift = (ann.xshift or 0) * grow
+            if ann.xanchor == "right":
+                out.layout.margin.l = round(out.layout.margin.l * grow)
+            elif ann.xanchor == "left" and ann.y != 1:
+                out.layout.margin.r = round(out.layout.margin.r * grow)
+        else:
+            ann.font.size = _at_least(ann.font.size, s(TEXT))
     for trace in out.data:
         if "textfont" in trace:
             trace.textfont.size = _at_least(trace.textfont.size if not isinstance(trace.textfont.size, tuple) else None,

@@ -15,6 +15,7 @@ from lmcore.teaching.lesson import TOPICS, LessonInputs, topic_questions
 from lmcore.teaching.question import CHOICE, Question, fmt
 
 MIN_QUESTIONS, MAX_QUESTIONS = 5, 10
+COURSE_MAX_QUESTIONS = 24  # a sheet for the whole course: about three questions per lesson
 LETTERS = "abcdefgh"
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~$])")
 
@@ -29,16 +30,33 @@ class Sheet:
     settings: tuple[tuple[str, object], ...]
 
 
-def build_sheet(inputs: LessonInputs, seed: int, n: int = 8, topics: tuple[str, ...] = TOPICS) -> Sheet:
-    """n questions (5..10) taken in turn from each topic's questions for this seed; topics that
-    run short (a tiny corpus) are topped up from the next seeds' synthetic topics."""
-    n = max(MIN_QUESTIONS, min(MAX_QUESTIONS, int(n)))
+def _asked(question: Question) -> str:
+    """What a student reads of a question: its prompt and table (two seeds may ask the same)."""
+    table = question.table.render("en") if question.table is not None else None
+    return f"{question.prompt.render('en')}|{table}"
+
+
+def build_sheet(inputs: LessonInputs, seed: int, n: int = 8, topics: tuple[str, ...] = TOPICS,
+                most: int = MAX_QUESTIONS) -> Sheet:
+    """n questions (5..``most``) taken in turn from each topic's questions for this seed. Topics that
+    run short are topped up from their own questions for the next seeds (a question whose prompt
+    and table are already on the sheet is not repeated), then, on a corpus too small for them, from the synthetic
+    topics (gradients, decoding) that need no corpus."""
+    n = max(MIN_QUESTIONS, min(most, int(n)))
     pools = {topic: topic_questions(topic, inputs, seed) for topic in topics}
-    extra = 1
-    while sum(len(p) for p in pools.values()) < n and extra < 20:
-        for topic in ("gradients", "decoding"):
-            pools.setdefault(topic, []).extend(topic_questions(topic, inputs, seed + 1000 * extra))
-        extra += 1
+    seen = {_asked(q) for pool in pools.values() for q in pool}
+
+    def top_up(topic: str, extra: int) -> None:
+        for q in topic_questions(topic, inputs, seed + 1000 * extra):
+            if _asked(q) not in seen:
+                seen.add(_asked(q))
+                pools.setdefault(topic, []).append(q)
+
+    for extra in range(1, 20):
+        if sum(len(p) for p in pools.values()) >= n:
+            break
+        for topic in topics if extra < 4 else ("gradients", "decoding"):
+            top_up(topic, extra)
     picked: list[Question] = []
     while len(picked) < n and any(pools.values()):
         for topic in list(pools):
