@@ -34,6 +34,48 @@ for (const type of ['pointerdown', 'keydown']) {
   document.addEventListener(type, () => { window.__lat.action = performance.now(); }, true);
 }
 """
+# Plotly's drawing, counted in the page: every call of the API functions that draw (Plotly.react,
+# newPlot, relayout, …, Plots.resize), every draw that ended (a plot's first draw, then each
+# ``plotly_afterplot`` event) and how many of them made a plot from scratch (an element without one:
+# a new or remounted chart). Wraps window.Plotly when it is set (Streamlit's chunk sets it).
+DRAWS = """
+window.__draws = {calls: {}, draws: 0, made: 0};
+(() => {
+  const count = (name) => { window.__draws.calls[name] = (window.__draws.calls[name] || 0) + 1; };
+  const hook = (gd) => {
+    if (gd && typeof gd.on === 'function' && !gd.__drawsHooked) {
+      gd.__drawsHooked = true;
+      gd.on('plotly_afterplot', () => { window.__draws.draws += 1; });
+    }
+  };
+  const wrap = (P) => {
+    if (!P || P.__drawsWrapped) return;
+    P.__drawsWrapped = true;
+    for (const name of ['newPlot', 'react', 'relayout', 'restyle', 'update', 'redraw']) {
+      const f = P[name];
+      if (typeof f !== 'function') continue;
+      P[name] = function (gd, ...rest) {
+        count(name);
+        const fresh = gd && typeof gd === 'object' && !gd.__drawsHooked;
+        const out = f.call(this, gd, ...rest);
+        Promise.resolve(out).then(() => {  // a first draw ends before its promise: counted here
+          if (fresh && gd._fullLayout && !gd.__drawsHooked) {
+            window.__draws.draws += 1; window.__draws.made += 1; hook(gd);
+          }
+        }, () => {});
+        return out;
+      };
+    }
+    if (P.Plots && typeof P.Plots.resize === 'function') {
+      const resize = P.Plots.resize;
+      P.Plots.resize = function (...args) { count('Plots.resize'); return resize.apply(this, args); };
+    }
+  };
+  let current;
+  Object.defineProperty(window, 'Plotly', {configurable: true, get: () => current,
+                                           set: (value) => { wrap(value); current = value; }});
+})();
+"""
 STATE = """() => {
   const app = document.querySelector("[data-testid='stApp']");
   const main = document.querySelector("[data-testid='stMain']") || document;
@@ -75,6 +117,7 @@ class Tab:
     def __init__(self, browser) -> None:
         self.context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
         self.context.add_init_script(INSTRUMENT)
+        self.context.add_init_script(DRAWS)
         self.page = self.context.new_page()
         self.frames: list[tuple[float, int]] = []
         self.page.on("websocket", lambda ws: ws.on(
@@ -82,6 +125,11 @@ class Tab:
 
     def close(self) -> None:
         self.context.close()
+
+    def draws(self, reset: bool = True) -> dict:
+        """``{"draws": n, "made": n, "calls": {name: n}}``: Plotly's drawing since the last reset (:data:`DRAWS`)."""
+        return self.page.evaluate("(reset) => { const d = window.__draws; if (reset) window.__draws = "
+                                  "{calls: {}, draws: 0, made: 0}; return d; }", reset)
 
     def now(self) -> float:
         return self.page.evaluate("performance.now()")

@@ -32,13 +32,13 @@ def healthy(url: str) -> bool:
 
 @contextmanager
 def streamlit_process(cwd: Path, env: Mapping[str, str] | None = None, stdout: IO | int = subprocess.DEVNULL,
-                      timeout: float = 120.0, stop_grace: float = 15.0, hint: str = ""
+                      timeout: float = 120.0, stop_grace: float = 15.0, hint: str = "", script: str = "app.py"
                       ) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Start the app in ``cwd`` (output to ``stdout``, environment ``env``: None inherits ours); yield
+    """Start the app in ``cwd`` (``script``, output to ``stdout``, environment ``env``: None inherits ours); yield
     (its URL, the process) once healthy. RuntimeError (ending with ``hint``, e.g. where its log is) if
     it exits or is not healthy within ``timeout`` s."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
                                 "--server.address", "127.0.0.1", *SERVER_FLAGS], cwd=cwd, stdout=stdout,
                                stderr=subprocess.STDOUT, env=None if env is None else dict(env))
     url = f"http://127.0.0.1:{port}"
