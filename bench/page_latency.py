@@ -8,7 +8,9 @@ for that commit checked out into a temporary folder ("base"), measured alternate
   on the page → first useful content (its first run on the new corpus settled), and → every part
   filled (no progress bar or spinner left: background runs finished);
 - ``<control>.p50_ms`` / ``p95_ms``: moving one main control → settled; ``<control>.kb``: bytes the
-  server sent per move (compressed WebSocket frames); ``<control>.server_ms``: AppTest-timed server work per move (the fragment
+  server sent per move (compressed WebSocket frames); ``<control>.plotly_draws`` / ``plots_made``: Plotly
+  draws per move, and plots made from scratch (bench/latency_browser.py's ``DRAWS``, counted in the page);
+  ``<control>.server_ms``: AppTest-timed server work per move (the fragment
   holding the control, else the whole script; the scope is printed).
 ``*_server_cpu_*``: CPU time the server process used meanwhile (all its threads): on a shared, busy
 machine wall times stretch with the load, CPU time much less. ``machine_browser_ms``: the time
@@ -119,7 +121,11 @@ def controls_and_upload(browser, url: str, url_path: str, stem: str, args, seed:
                     for n in range(args.moves):
                         step = n if indexes is None else indexes[n % len(indexes)]
                         cpu = url.cpu()
+                        tab.draws()
                         seconds, size = tab.move(key, kind, step)
+                        drawn = tab.draws()
+                        out.setdefault(f"{key}.plotly_draws", []).append(drawn["draws"])
+                        out.setdefault(f"{key}.plots_made", []).append(drawn["made"])
                         out.setdefault(f"{key}.server_cpu_ms", []).append(1000 * (url.cpu() - cpu))
                         out.setdefault(f"{key}.ms", []).append(1000 * seconds)
                         out.setdefault(f"{key}.kb", []).append(size / 1024)
