@@ -3,6 +3,9 @@
 "Settled" is measured in the page itself: a MutationObserver stamps every DOM change with
 performance.now(), and a page has settled when the script is not running, no skeleton or stale
 element is left and nothing has changed for ``QUIET`` seconds; the settle time is the last change.
+A run is seen by the app's script-state attribute turning to "running", or from it (``oldValue``):
+a fragment's run can be over before the observer is called, and a run not seen made ``settle``
+wait 3 s and count any change in that time (a hover label under the pointer, say) as the page's.
 Bytes are the WebSocket frames the server sent between the action and the settle.
 """
 from __future__ import annotations
@@ -25,11 +28,13 @@ window.__lat = {last: performance.now(), action: 0, ran: 0};
 new MutationObserver((records) => {
   const now = performance.now();
   window.__lat.last = now;
-  for (const r of records) {
+  for (const r of records) {  // a run began, or ended (a fast one is over before the observer is called)
     if (r.type === 'attributes' && r.attributeName === 'data-test-script-state'
-        && r.target.getAttribute('data-test-script-state') === 'running') window.__lat.ran = now;
+        && (r.oldValue === 'running' || r.target.getAttribute('data-test-script-state') === 'running')) {
+      window.__lat.ran = now;
+    }
   }
-}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true});
 for (const type of ['pointerdown', 'keydown']) {
   document.addEventListener(type, () => { window.__lat.action = performance.now(); }, true);
 }
@@ -88,6 +93,16 @@ STATE = """() => {
 }"""
 
 
+def _is_script_finished(payload: bytes) -> bool:
+    """Whether a WebSocket frame from the server is the ForwardMsg that ends a script run."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    try:
+        return ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished"
+    except Exception:  # noqa: BLE001 - not a ForwardMsg: not the end of a run
+        return False
+
+
 class Server(str):
     """A running server's URL that can also tell how much CPU its process has used (seconds)."""
 
@@ -120,8 +135,14 @@ class Tab:
         self.context.add_init_script(DRAWS)
         self.page = self.context.new_page()
         self.frames: list[tuple[float, int]] = []
-        self.page.on("websocket", lambda ws: ws.on(
-            "framereceived", lambda payload: self.frames.append((time.perf_counter(), len(payload)))))
+        self.finished: list[float] = []  # when a run's script_finished message arrived (time.perf_counter)
+        self.page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+
+    def _received(self, payload: bytes | str) -> None:
+        now = time.perf_counter()
+        self.frames.append((now, len(payload)))
+        if isinstance(payload, bytes) and _is_script_finished(payload):
+            self.finished.append(now)
 
     def close(self) -> None:
         self.context.close()
@@ -138,16 +159,20 @@ class Tab:
         return sum(n for t, n in self.frames if t >= start)
 
     def settle(self, action_ms: float, timeout: float = 300, quiet: float = QUIET, until_idle: bool = False,
-               changed=None) -> float:
+               changed=None, since: float | None = None) -> float:
         """Seconds from ``action_ms`` (page clock) to the last DOM change before the page settled.
 
         ``until_idle``: also wait for every progress bar and spinner to go (background runs done).
-        ``changed``: a callable that must return True first (e.g. the new corpus is shown)."""
+        ``changed``: a callable that must return True first (e.g. the new corpus is shown).
+        ``since``: the action's time.perf_counter(); a run's end message received after it is a run
+        seen, as the script-state attribute's change is (the attribute may not change at all for a
+        run over within one frame of the browser's)."""
         deadline = time.time() + timeout
         while time.time() < deadline:
             s = self.page.evaluate(STATE)
+            ran = s["ran"] >= action_ms or (since is not None and any(t >= since for t in self.finished))
             ready = (s["connected"] and s["state"] == "notRunning" and s["skeletons"] == 0 and s["stale"] == 0
-                     and s["now"] - s["last"] >= 1000 * quiet and (s["ran"] >= action_ms or s["now"] - action_ms > 3000)
+                     and s["now"] - s["last"] >= 1000 * quiet and (ran or s["now"] - action_ms > 3000)
                      and (not until_idle or s["busy"] == 0) and (changed is None or changed()))
             if ready:
                 return max(0.0, (s["last"] - action_ms) / 1000)
@@ -164,7 +189,7 @@ class Tab:
         link = self.page.locator(f"[data-testid='stSidebarNav'] a[href$='/{url_path}']").first
         start = time.perf_counter()
         link.click()
-        seconds = self.settle(self.page.evaluate("window.__lat.action"), timeout)
+        seconds = self.settle(self.page.evaluate("window.__lat.action"), timeout, since=start)
         return seconds, self.bytes_since(start)
 
     def move(self, key: str, kind: str, step: int, timeout: float = 120) -> tuple[float, int]:
@@ -182,7 +207,7 @@ class Tab:
             self.page.get_by_role("option").nth(step).click()
         else:
             raise ValueError(kind)
-        seconds = self.settle(self.page.evaluate("window.__lat.action"), timeout)
+        seconds = self.settle(self.page.evaluate("window.__lat.action"), timeout, since=start)
         return seconds, self.bytes_since(start)
 
     def upload(self, path: Path, first_timeout: float = 300, fill_timeout: float = 900) -> tuple[float, float]:
