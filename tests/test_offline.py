@@ -18,6 +18,7 @@ import pytest
 from lmcore.i18n import t
 from lmcore.teaching import export
 from tests.browser_server import wait_for_app
+from lmcore.teaching.course import part_label_key
 from ui.navigation import PAGES, PARTS
 
 pytestmark = pytest.mark.browser
@@ -87,13 +88,14 @@ def test_no_page_asks_another_origin_for_anything(browser, app_server, lang):
             wait_for_app(page, timeout=300_000)
             for part in PARTS.get(stem, ())[1:]:  # a part (tab) runs when it is opened: open each
                 outside.opening = f"{path}?lang={lang}, part {part}"
-                main.get_by_role("tab", name=t(f"parts.{stem}.{part}", lang)).click()
+                main.get_by_role("tab", name=t(part_label_key(stem, part), lang)).click()
                 wait_for_app(page, timeout=300_000)
             assert main.get_by_test_id("stException").count() == 0, outside.opening  # it ran to its end
         outside.opening = f"/smoothing?present=1&lang={lang} (QR code)"
         page.goto(f"{app_server}/smoothing?present=1&lang={lang}", timeout=300_000)
         wait_for_app(page, timeout=300_000)
-        page.get_by_test_id("stPopover").get_by_role("button").click()  # the share box: the view's QR code
+        # the share box (the slide bar's QR-code button; the other popover is the lesson menu): the view's QR code
+        page.get_by_test_id("stPopover").get_by_role("button", name="qr_code_2").click()
         page.wait_for_function(QR_DRAWN, timeout=60_000)
         page.wait_for_timeout(500)  # the icon is requested after the page has settled
         assert page.get_by_test_id("stException").count() == 0, outside.opening

@@ -385,19 +385,10 @@ def _questions(page: str, key: str, settings: tuple, seed: int, _inputs: LessonI
     return [q for topic in LESSON_OF[page].topics for q in topic_questions(topic, _inputs, seed)]
 
 
-def _identity(value: Any) -> Any:
-    """A setting as part of the questions' cache key: a model by what it is (corpus, config, steps)."""
-    if hasattr(value, "config") and hasattr(value, "steps_done"):
-        return f"{getattr(value, 'corpus_key', '')}:{value.config.key()}:{value.steps_done}:{id(value)}"
-    return value
-
-
 def page_questions(page: str, inputs: LessonInputs) -> list[Question]:
     """The page's questions for this corpus, settings and seed (``?qseed=``), cached."""
     seed = quiz_seed()
-    settings = tuple(sorted((k, _identity(v)) for k, v in vars(inputs).items()
-                            if k not in ("counts", "held_out", "source_corpus")))
-    return _questions(page, current_corpus().key, settings, seed, inputs)
+    return _questions(page, current_corpus().key, inputs.key(), seed, inputs)
 
 
 def predict_then_reveal(deck: Deck, questions: list[Question], number: str | None = None) -> None:

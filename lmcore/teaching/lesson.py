@@ -42,6 +42,19 @@ class LessonInputs:
         """The settings that change the questions (printed on sheets, put in file names)."""
         return {"n": self.order, "delta": self.delta, "d": self.discount}
 
+    def key(self) -> tuple[tuple[str, object], ...]:
+        """Plain values that, with the corpus's own key, decide the questions (a cache key): the
+        settings as they are, each model as its corpus, configuration, training steps and object id;
+        the counts, sentences and Corpus object are left out (the corpus key names them)."""
+        out = []
+        for name, value in sorted(vars(self).items()):
+            if name in ("counts", "held_out", "source_corpus"):
+                continue
+            if isinstance(value, NeuralLM):
+                value = f"{value.corpus_key}:{value.config.key()}:{value.steps_done}:{id(value)}"
+            out.append((name, value))
+        return tuple(out)
+
 
 def topic_questions(topic: str, inputs: LessonInputs, seed: int) -> list[Question]:
     """The questions of one topic for these inputs and seed. N-gram topics need ``inputs.counts``, the
