@@ -19,8 +19,9 @@ from lmcore.recurrent.gradient_flow import activation_gamma, curves_over_seeds, 
 from lmcore.recurrent.weights import W_H_KINDS, CellSpec
 from lmcore.symbols import BOS, EOS
 from lmcore.training.config import enough_to_train
-from server.recurrent_models import LSTM, RNN, clip_logs, trained_models, white_box_of
+from server.recurrent_models import LSTM, RNN, white_box_of
 from ui import teaching
+from ui.recurrent_models import clip_logs, trained_models
 from ui.sections import show_parts
 from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr

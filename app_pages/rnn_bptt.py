@@ -11,7 +11,8 @@ from lmcore.figures.rnn import (
 )
 from lmcore.recurrent.rnn_lm import most_varying_units, run_sentence, sentence_bptt, top_k_next
 from lmcore.symbols import EOS
-from server.recurrent_models import RNN, derived, trained_models, untrained, white_box_of
+from server.recurrent_models import RNN, derived, untrained, white_box_of
+from ui.recurrent_models import trained_models
 from ui.sections import show_parts
 from ui.charts import chart, plot
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr

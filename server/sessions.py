@@ -21,7 +21,7 @@ from server.env import env_number
 SWEEP_SECONDS = 3.0
 CLOSER_SECONDS = 1.0  # how often the closer looks at the disconnected sessions
 AFTER_CLOSE_AGAIN_SECONDS = (1.0, 2.0, 3.0, 5.0, 8.0, 13.0)  # a closed session's script thread, or a run its browser
-# left (server/jobs.py stops those after LEFT_AFTER_SECONDS), lets go of its objects a little later
+# left (server/presence.py stops those after LEFT_AFTER_SECONDS), lets go of its objects a little later
 
 
 class SessionUse:

@@ -15,7 +15,7 @@ APP = str(ROOT / "app.py")
 
 
 def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | None = None) -> AppTest:
-    """Run app.py, switch to ``pages/<stem>.py`` in language ``lang`` and return the finished AppTest."""
+    """Run app.py, switch to ``app_pages/<stem>.py`` in language ``lang`` and return the finished AppTest."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.session_state["lang"] = lang
     for name, value in (query or {}).items():

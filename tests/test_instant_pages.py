@@ -112,7 +112,7 @@ def test_a_corpus_without_shipped_models_trains_in_a_background_run_only(monkeyp
 @pytest.mark.parametrize("stem, part", [("rnn_bptt", "step"), ("gradients", "connectivity")])
 def test_the_runs_a_page_starts_on_its_own_are_marked_automatic(stem, part):
     """Runs a page queues by itself (no click) are ``automatic``: a click replaces them, and they
-    are stopped when the browser leaves (server/jobs.py); a run the student asked for is never."""
+    are stopped when the browser leaves (server/presence.py); a run the student asked for is never."""
     from server.job_queue import scheduler
 
     _idle()

@@ -1,5 +1,5 @@
 """Messages about the trained recurrent models and clipping runs the RNN and gradients pages need
-(keys ``recurrent.*``, used by ``server/recurrent_models.py``)."""
+(keys ``recurrent.*``, used by ``ui/recurrent_models.py``)."""
 
 STRINGS = {
     "recurrent.too_small": ("The corpus is too small to train on (it needs at least 50 training tokens).",
