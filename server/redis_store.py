@@ -20,9 +20,15 @@ runs as one Lua script, so several processes on several machines keep one consis
 - **Decoded copies**: each process keeps the objects it put or decoded last (bounded by
   ``local_budget``), checked against the key's version in Redis: a read is one round trip, and
   decodes only when another process has put a new value.
+- **Redis unreachable**: nobody sees an error. A read answers from this process's copy (else
+  "missing": the page builds or trains anew), a write keeps the value in this process only, a build
+  runs here; each failure is logged. What was written meanwhile is not shared, and says so in the log.
+- ``default_ttl``: the time to live of a ``put`` that gives none (what an owner made is not kept
+  for ever).
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -34,6 +40,13 @@ from server.codecs import decode, encode
 from server.store import TooLarge, _Flight
 
 V = TypeVar("V")
+log = logging.getLogger(__name__)
+
+
+def _redis_errors() -> tuple[type[BaseException], ...]:
+    import redis
+
+    return (redis.RedisError, OSError)
 
 _COMMON = """
 local ns = ARGV[1]
@@ -153,11 +166,13 @@ class RedisStore:
     def __init__(self, client, namespace: str, budget: int, item_share: float = 0.5,
                  owner_cap: int | None = None, owner_prefix: str = "owner:",
                  clock: Callable[[], float] = time.time, on_wait: Callable[[str], None] | None = None,
-                 local_budget: int | None = None, wait_seconds: float = 120.0, lock_seconds: float = 600.0) -> None:
+                 local_budget: int | None = None, wait_seconds: float = 120.0, lock_seconds: float = 600.0,
+                 default_ttl: float | None = None) -> None:
         self.budget, self.item_limit = budget, int(budget * item_share)
         self.owner_cap, self.owner_prefix = owner_cap, owner_prefix
         self._redis, self._ns, self._clock, self._on_wait = client, namespace, clock, on_wait
         self._wait_seconds, self._lock_ms = wait_seconds, int(lock_seconds * 1000)
+        self._default_ttl, self._errors = default_ttl, _redis_errors()
         self._put_script = client.register_script(_PUT)
         self._get_script = client.register_script(_GET)
         self._drop_script = client.register_script(_DROP)
@@ -183,10 +198,21 @@ class RedisStore:
         return int(self._redis.hlen(self._ns + "size"))
 
     def __contains__(self, key: str) -> bool:
-        return self._fetch(key, want_value=False) is not None
+        try:
+            return self._fetch(key, want_value=False) is not None
+        except self._errors as error:
+            self._unreachable("contains", key, error)
+            with self._lock:
+                return key in self._local
 
     def get(self, key: str) -> Any | None:
-        return self._fetch(key)
+        try:
+            return self._fetch(key)
+        except self._errors as error:
+            self._unreachable("get", key, error)
+            with self._lock:
+                cached = self._local.get(key)
+            return None if cached is None else cached[1]
 
     def put(self, key: str, value: Any, size: int, tags: Iterable[str] = (), ttl: float | None = None) -> None:
         """Store ``value`` (encoded by its key's codec), evicting the least recently used items, and
@@ -198,13 +224,18 @@ class RedisStore:
             limit = min(limit, self.owner_cap)
         if max(size, len(data)) > limit:
             raise TooLarge(max(size, len(data)), limit)
-        now = self._clock()
+        now, ttl = self._clock(), self._default_ttl if ttl is None else ttl
         expiry = px = ""
         if ttl is not None:
             expiry, px = repr(now + ttl), str(int(ttl * 1000) + 1000)  # Redis's own expiry: a backstop
-        version = self._put_script(args=[self._ns, key, data, size, repr(now), expiry, px, self.budget,
-                                         "" if self.owner_cap is None else self.owner_cap, self.owner_prefix, *tags])
-        self._remember(key, str(version).encode(), value, size)
+        try:
+            version = str(self._put_script(args=[self._ns, key, data, size, repr(now), expiry, px, self.budget,
+                                                 "" if self.owner_cap is None else self.owner_cap,
+                                                 self.owner_prefix, *tags])).encode()
+        except self._errors as error:
+            self._unreachable("put (kept in this process only)", key, error)
+            version = b"local"
+        self._remember(key, version, value, size)
 
     def get_or_build(self, key: str, build: Callable[[], V], size: Callable[[V], int],
                      tags: Iterable[str] = (), ttl: float | None = None) -> V:
@@ -241,18 +272,32 @@ class RedisStore:
     def discard(self, key: str) -> bool:
         """Drop ``key``; whether it was there."""
         self._forget(key)
-        return bool(self._drop_script(args=[self._ns, key]))
+        try:
+            return bool(self._drop_script(args=[self._ns, key]))
+        except self._errors as error:
+            self._unreachable("discard", key, error)
+            return False
 
     def discard_tag(self, tag: str) -> int:
         """Drop every item stored with ``tag``; the number dropped."""
-        keys = [k.decode() for k in self._tagged_script(args=[self._ns, tag, repr(self._clock()), "1"])]
+        keys = self._tagged(tag, "1")
         for key in keys:
             self._forget(key)
         return len(keys)
 
     def tagged(self, tag: str) -> list[str]:
         """The keys stored with ``tag`` (and not expired), the most recently put first."""
-        return [k.decode() for k in self._tagged_script(args=[self._ns, tag, repr(self._clock()), "0"])]
+        return self._tagged(tag, "0")
+
+    def _tagged(self, tag: str, drop: str) -> list[str]:
+        try:
+            return [k.decode() for k in self._tagged_script(args=[self._ns, tag, repr(self._clock()), drop])]
+        except self._errors as error:
+            self._unreachable("tagged", tag, error)
+            return []
+
+    def _unreachable(self, what: str, key: str, error: BaseException) -> None:
+        log.warning("shared store unreachable: %s %r: %r", what, key, error)
 
     def clear(self) -> None:
         """Drop every key of this namespace (other namespaces on the same server stay)."""
@@ -312,7 +357,12 @@ class RedisStore:
         lock, token = self._ns + "lock:" + key, secrets.token_hex(8)
         deadline, pause, told = time.monotonic() + self._wait_seconds, 0.01, False
         while time.monotonic() < deadline:
-            if self._redis.set(lock, token, nx=True, px=self._lock_ms):
+            try:
+                locked = self._redis.set(lock, token, nx=True, px=self._lock_ms)
+            except self._errors as error:
+                self._unreachable("build lock", key, error)
+                break
+            if locked:
                 try:
                     found = self.get(key)  # built by another process between our look and the lock
                     if found is not None:
@@ -321,7 +371,10 @@ class RedisStore:
                     self.put(key, value, size(value), tags, ttl)
                     return value
                 finally:
-                    self._unlock_script(args=[self._ns, lock, token])
+                    try:
+                        self._unlock_script(args=[self._ns, lock, token])
+                    except self._errors as error:  # the lock expires by itself
+                        self._unreachable("unlock", key, error)
             if not told and self._on_wait is not None:
                 self._on_wait(key)
                 told = True
@@ -330,6 +383,6 @@ class RedisStore:
             found = self.get(key)
             if found is not None:
                 return found
-        value = build()  # the other builder is too slow (or gone without releasing): build anyway
+        value = build()  # the other builder too slow (or gone without releasing), or no Redis: build here
         self.put(key, value, size(value), tags, ttl)
         return value
