@@ -8,6 +8,7 @@ in-process store (one server: today's default).
 """
 from __future__ import annotations
 
+import functools
 import os
 
 from server.env import env_number
@@ -33,3 +34,16 @@ def owners_store(local_budget: int) -> Store | None:
     return RedisStore.from_url(url, NAMESPACE, int(env_number("LMLAB_REDIS_MB", 2048, minimum=16)) * 2**20,
                                item_share=1.0, owner_cap=int(env_number("LMLAB_OWNER_MB", 256, minimum=1)) * 2**20,
                                local_budget=local_budget, default_ttl=keep_hours() * 3600)
+
+
+@functools.cache
+def inputs_store() -> Store | None:
+    """Where a queued run's input (a corpus's token lists) waits for a worker on another machine: Redis
+    with ``LMLAB_REDIS_URL`` (namespace ``lmlab:inputs:``), else None (the process's data store)."""
+    url = redis_url()
+    if url is None:
+        return None
+    from server.redis_store import RedisStore
+
+    return RedisStore.from_url(url, "lmlab:inputs:", int(env_number("LMLAB_REDIS_MB", 2048, minimum=16)) * 2**20,
+                               local_budget=256 * 2**20, default_ttl=keep_hours() * 3600)
