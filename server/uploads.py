@@ -7,6 +7,11 @@ corpus settings chosen for it, a time to live (``LMLAB_KEEP_HOURS``, default 12)
 (``owner:KEY``: the Redis back end caps each owner's bytes). Only the owner's own key reaches it:
 another browser uploading the same bytes shares the built corpus (by content) but never this record,
 so the file name a student sees is the one they chose.
+
+Kept only where it can matter (:func:`keeping_uploads`): with a shared store (``LMLAB_REDIS_URL``),
+or where ``LMLAB_KEEP_UPLOADS=1`` asks for it on one server (a reload then finds the upload too). One
+server without it keeps today's behaviour: an upload lives as long as its session, and its bytes
+never take the place of trained models in the model store's budget.
 """
 from __future__ import annotations
 
@@ -17,6 +22,11 @@ from server.owner_models import owner_tag
 from server.store import Store, store_key
 
 SETTINGS = ("tokenizer", "lowercase", "sentence_mode", "min_count", "max_vocab")
+
+
+def keeping_uploads() -> bool:
+    """Whether uploads are kept by owner: a shared store is configured, or ``LMLAB_KEEP_UPLOADS=1``."""
+    return bool(os.environ.get("LMLAB_REDIS_URL", "").strip()) or os.environ.get("LMLAB_KEEP_UPLOADS") == "1"
 
 
 def keep_hours() -> float:

@@ -49,7 +49,8 @@ def test_same_bytes_under_two_names_each_student_sees_their_own_name():
     assert home in shown and "alice" not in shown and "bob" in shown
 
 
-def test_a_new_session_of_the_same_owner_gets_its_upload_back_and_another_owner_does_not():
+def test_a_new_session_of_the_same_owner_gets_its_upload_back_and_another_owner_does_not(monkeypatch):
+    monkeypatch.setenv("LMLAB_KEEP_UPLOADS", "1")  # one server: asked for (a shared store: always)
     owner = "browser-" + secrets.token_hex(6)
     first = _upload(_session(owner), "harbour.txt", TEXT)
     first.sidebar.checkbox(key=setting(first, "lowercase")).set_value(False).run()
@@ -81,6 +82,14 @@ def store(request):
     if request.param is in_redis:
         return in_redis(request.getfixturevalue("redis_url"))
     return request.param()
+
+
+def test_one_server_keeps_no_upload_unless_asked(monkeypatch):
+    monkeypatch.delenv("LMLAB_KEEP_UPLOADS", raising=False)
+    monkeypatch.delenv("LMLAB_REDIS_URL", raising=False)
+    owner = "browser-" + secrets.token_hex(6)
+    _upload(_session(owner), "harbour.txt", TEXT)
+    assert "upload" not in _session(owner).session_state  # today's one-server behaviour
 
 
 def test_kept_uploads_belong_to_their_owner_on_every_back_end(store):

@@ -23,7 +23,7 @@ from server.sizes import nbytes
 from server.store import TooLarge
 from server.stores import data_store, model_store
 from server.streamlit_fixes import uploader_texts_css
-from server.uploads import SETTINGS, forget_upload, keep_settings, keep_upload, kept_upload
+from server.uploads import SETTINGS, forget_upload, keep_settings, keep_upload, keeping_uploads, kept_upload
 from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -118,7 +118,9 @@ def _settings_now() -> dict:
 def _kept(action: Callable, *args: object) -> object:
     """``action(store, owner, *args)`` on this browser's kept upload (``server.uploads``). The store
     being full or unreachable is not the student's problem: the upload still works in this session,
-    it only would not come back in another one."""
+    it only would not come back in another one. Nothing at all unless uploads are kept."""
+    if not keeping_uploads():
+        return None
     try:
         return action(model_store(), owner_id(), *args)
     except Exception as error:  # noqa: BLE001 - TooLarge, or the shared store unreachable
