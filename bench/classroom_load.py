@@ -145,6 +145,19 @@ class Student:
         if not self.recorded:  # the Corpus page did not settle (an error already): nothing to check
             self.rec.own_marker_checks["unchecked"] += 1
             return True
+        try:
+            return await self.check_upload(name, marker, len(data))
+        except (ConnectionError, OSError) as error:  # the replica died while the student looked
+            return self.disconnected("upload check", error)
+
+    def disconnected(self, kind: str, error: BaseException) -> bool:
+        """Count a dropped connection outside :meth:`act` as ``act`` does; False: the session ends."""
+        if not self.client.closing:
+            self.rec.error(self.i, "disconnect", f"{kind}: {error!r}")
+        return False
+
+    async def check_upload(self, name: str, marker: str, size: int) -> bool:
+        """On the Corpus page after an upload: the student's own marker is in the text's preview."""
         try:  # the page is in tabs: the student opens the text's one (another may be open since a move)
             await self.client.open_tab(PREVIEW_TABS)
         except SettleTimeout as error:
@@ -167,7 +180,7 @@ class Student:
             self.rec.own_marker_checks["ok"] += 1
             # while this session is open the server holds its file: what makes "no upload held after
             # the class" (server_uploads_gone_after_close_s) a measurement and not a missing metric
-            self.rec.uploads_held.append((await asyncio.to_thread(uploaded_bytes, self.client.base), len(data)))
+            self.rec.uploads_held.append((await asyncio.to_thread(uploaded_bytes, self.client.base), size))
         elif messages := await self.client.error_messages():  # refused, and the page says why
             self.rec.own_marker_checks["refused"] += 1
             self.rec.error_details.append(f"session {self.i} upload refused: {name}: {messages[0][:200]!r}")
@@ -203,6 +216,8 @@ class Student:
                 await asyncio.sleep(1)
                 await self.look()
             return ok
+        except (ConnectionError, OSError) as error:
+            return self.disconnected("train", error)
         finally:
             self.rec.training.discard(self.i)
 

@@ -13,6 +13,7 @@ import streamlit as st
 
 from server.env import time_cap, training_slots
 from server.scheduler import Job, Scheduler
+from server.shared_store import redis_url
 from server.sizes import OBJECT_OVERHEAD
 from server.store import Store, store_key
 from server.stores import job_store
@@ -41,5 +42,19 @@ def read_jobs(store: Store, owner: str, kind: str | None = None) -> list[Job]:
 
 @st.cache_resource(show_spinner=False)
 def scheduler() -> Scheduler:
-    """The process-wide scheduler (one per server process), publishing to the job store."""
+    """The process-wide scheduler (one per server process); with ``LMLAB_REDIS_URL`` set, the RQ
+    queue served by ``python -m server.worker`` processes on any machine (``server.rq_jobs``)."""
+    url = redis_url()
+    if url is not None:
+        from server.rq_jobs import QueueScheduler
+
+        return QueueScheduler.from_url(url, time_cap())  # the scheduler's interface, on Redis
     return Scheduler(training_slots(), time_cap(), keep_seconds=KEEP_SECONDS, on_change=publish_to(job_store()))
+
+
+def owner_jobs(owner: str, kind: str | None = None) -> list[Job]:
+    """The owner's job records, newest first (of ``kind``, when given): the RQ queue's own records
+    in Redis when ``LMLAB_REDIS_URL`` is set, else those the in-process scheduler published."""
+    if redis_url() is not None:
+        return [job for job in scheduler().jobs_of(owner) if kind is None or job.kind == kind]
+    return read_jobs(job_store(), owner, kind)

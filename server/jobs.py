@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from server.job_queue import read_jobs, scheduler
+from server.job_queue import owner_jobs, scheduler
 from server.owner import owner_id
 from server.scheduler import Job, JobSpec, SchedulerBusy
-from server.stores import job_store
 from ui.state import tr
 
 
@@ -28,7 +27,7 @@ def submit(spec: JobSpec, estimate: float, automatic: bool = False) -> Job | Non
 
 def my_jobs(kind: str | None = None) -> list[Job]:
     """This browser's kept jobs (newest first), optionally of one kind."""
-    return read_jobs(job_store(), owner_id(), kind)
+    return owner_jobs(owner_id(), kind)
 
 
 def latest_job(kind: str) -> Job | None:

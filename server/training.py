@@ -30,6 +30,7 @@ from server.owner_models import OwnerModels, owner_tag
 from server.scheduler import Job, JobContext, JobSpec, register_runner
 from server.sizes import OBJECT_OVERHEAD, nbytes
 from server.store import store_key
+from server.shared_store import inputs_store
 from server.stores import data_store, model_store
 
 SECONDS_PER_STEP = 0.03  # an LSTM step of the default size on one thread, measured with some margin
@@ -49,6 +50,12 @@ def estimate_seconds(configs: Sequence[TrainConfig]) -> float:
     return sum(c.steps * SECONDS_PER_STEP * max(c.hidden_size / 128, 0.25) for c in configs)
 
 
+def _input_store():
+    """The data store, or Redis when runs go to workers on other machines (``server.shared_store``)."""
+    shared = inputs_store()
+    return data_store() if shared is None else shared
+
+
 def _input_key(corpus_key: str) -> str:
     return store_key("training-input", corpus_key)
 
@@ -58,12 +65,12 @@ def keep_training_input(corpus: Corpus) -> None:
     vocabulary) in the data store, with the corpus's tag. In this process it is the corpus's own
     lists (nothing is copied, hence the nominal size); a serialising back end stores them as bytes."""
     data = {"train": corpus.mapped("train"), "valid": corpus.mapped("valid"), "itos": list(corpus.vocab.itos)}
-    data_store().put(_input_key(corpus.key), data, OBJECT_OVERHEAD, [corpus_tag(corpus)])
+    _input_store().put(_input_key(corpus.key), data, OBJECT_OVERHEAD, [corpus_tag(corpus)])
 
 
 def training_input(corpus_key: str) -> dict[str, Any]:
     """What :func:`keep_training_input` kept for the corpus; :class:`InputGone` when it was dropped."""
-    found = data_store().get(_input_key(corpus_key))
+    found = _input_store().get(_input_key(corpus_key))
     if found is None:
         raise InputGone()
     return found

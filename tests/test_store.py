@@ -1,5 +1,7 @@
 """The Store protocol (server/store.py), run against every back end: budget and LRU eviction, tags,
 TTL, and single flight under threads (Events and Barriers, no sleeps)."""
+import functools
+import secrets
 import sys
 import threading
 
@@ -8,6 +10,7 @@ import pytest
 
 from server.sizes import OBJECT_OVERHEAD, nbytes, token_lists_nbytes
 from server.store import InProcessStore, Store, TooLarge, store_key
+from tests.redis_server import redis_url  # noqa: F401 - a fixture
 
 
 class Clock:
@@ -24,11 +27,21 @@ def in_process(budget, item_share=0.5, clock=None, on_wait=None):
     return InProcessStore(budget, item_share, clock=clock or Clock(), on_wait=on_wait)
 
 
-BACK_ENDS = [in_process]  # a Redis back end joins here
+def in_redis(url, budget, item_share=0.5, clock=None, on_wait=None):
+    """A RedisStore in a namespace of its own on the session's redis-server (tests/redis_server.py)."""
+    from server.redis_store import RedisStore
+
+    return RedisStore.from_url(url, f"test:{secrets.token_hex(4)}:", budget, item_share=item_share,
+                               clock=clock or Clock(), on_wait=on_wait)
+
+
+BACK_ENDS = [in_process, in_redis]
 
 
 @pytest.fixture(params=BACK_ENDS, ids=lambda make: make.__name__)
 def make(request):
+    if request.param is in_redis:
+        return functools.partial(in_redis, request.getfixturevalue("redis_url"))
     return request.param
 
 

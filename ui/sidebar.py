@@ -1,7 +1,9 @@
 """The shared sidebar: language, corpus (samples or upload), tokenizer and vocabulary settings."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import logging
 from collections.abc import Callable, Collection
 
 import streamlit as st
@@ -16,12 +18,15 @@ from server.corpus_keys import built_tag, corpus_key, corpus_tag
 from server.corpus_use import track_corpus
 from server.corpus_worker import build_sample, build_upload
 from server.models import keep_built, too_large_text
+from server.owner import owner_id
 from server.sizes import nbytes
 from server.store import TooLarge
-from server.stores import data_store
+from server.stores import data_store, model_store
 from server.streamlit_fixes import uploader_texts_css
+from server.uploads import SETTINGS, forget_upload, keep_settings, keep_upload, keeping_uploads, kept_upload
 from ui.state import labeller, lang, md_text, query_param, set_query_params, tr
 
+log = logging.getLogger(__name__)
 SYNTHETIC_SIZES = range(200, 20001, 200)
 
 
@@ -82,7 +87,8 @@ def _on_upload() -> None:
     """Keep the uploaded bytes in session state (they survive page changes) and switch to them."""
     file = st.session_state.get("uploader")
     if file is None:
-        st.session_state.pop("upload", None)
+        if st.session_state.pop("upload", None) is not None:
+            _kept(forget_upload)
         if st.session_state.get("source") == "upload":
             _set_settings(source="english")
             _on_source_change()
@@ -100,6 +106,53 @@ def _on_upload() -> None:
     }
     _set_settings(source="upload")
     _on_source_change()
+    _kept(keep_upload, st.session_state["upload"], _settings_now())
+    st.session_state["upload_kept_settings"] = _settings_now()
+
+
+def _settings_now() -> dict:
+    return {name: st.session_state[name] for name in SETTINGS}
+
+
+def _kept(action: Callable, *args: object) -> object:
+    """``action(store, owner, *args)`` on this browser's kept upload (``server.uploads``). The store
+    being full or unreachable is not the student's problem: the upload still works in this session,
+    it only would not come back in another one. Nothing at all unless uploads are kept."""
+    if not keeping_uploads():
+        return None
+    try:
+        return action(model_store(), owner_id(), *args)
+    except Exception as error:  # noqa: BLE001 - TooLarge, or the shared store unreachable
+        log.warning("upload not kept for its owner: %r", error)
+        return None
+
+
+def _restore_upload() -> None:
+    """A new session of a browser that uploaded a text (before a reload, or on a replica that has
+    since gone): its upload comes back, as the corpus unless the address names another one."""
+    kept = _kept(kept_upload)
+    if kept is None:
+        return
+    upload, settings = kept
+    st.session_state["upload"] = upload
+    st.session_state["upload_restored"] = upload["name"]
+    if "corpus" not in st.query_params:
+        st.session_state["source"] = "upload"
+        _on_source_change()
+        _set_settings(**settings)
+    st.session_state["upload_kept_settings"] = {**_settings_now(), **settings}
+
+
+def _own_name(corpus: Corpus, name: str) -> Corpus:
+    """The uploaded corpus under the name this student gave it. Corpora are shared by content: the
+    same bytes uploaded under another name are one corpus, built once, whose own name is the first
+    uploader's; each student sees the name they chose (a copy sharing every list, memoised)."""
+    if corpus.name == name:
+        return corpus
+    memo = st.session_state.get("_own_name")
+    if memo is None or memo[0] is not corpus or memo[1] != name:
+        memo = st.session_state["_own_name"] = (corpus, name, dataclasses.replace(corpus, name=name))
+    return memo[2]
 
 
 def _init_state() -> None:
@@ -114,6 +167,7 @@ def _init_state() -> None:
         st.session_state["synthetic_size"] = query_param("sents", DEFAULT_SYNTHETIC_SENTENCES, choices=SYNTHETIC_SIZES)
         st.session_state.update(min_count=1, max_vocab=0)
         _on_source_change()
+        _restore_upload()
 
 
 def _build(source: str, settings: CorpusSettings, n_synthetic: int) -> Corpus:
@@ -196,20 +250,30 @@ def render_sidebar() -> Corpus:
         sentence_mode=st.session_state["sentence_mode"],
     )
     n_synthetic = int(st.session_state.get("synthetic_size", DEFAULT_SYNTHETIC_SENTENCES))
+    refused = True
     try:
         corpus = _build(source, settings, n_synthetic)
+        refused = False
     except CorpusError as error:
         st.error(tr("sidebar.upload_failed", reason=tr(error.key, **error.fields)), icon=":material/warning:")
         corpus = _build("english", default_settings("english"), n_synthetic)
     except TooLarge as error:
         st.error(too_large_text(error), icon=":material/warning:")
         corpus = _build("english", default_settings("english"), n_synthetic)
+    if restored := st.session_state.pop("upload_restored", None):
+        sidebar.info(tr("sidebar.upload_restored", name=md_text(restored)), icon=":material/restore:")
     if corpus.bounded:
         what = "; ".join(tr(f"limits.{name}", n=n, chars=APP_LIMITS.max_token_chars, sentence=APP_LIMITS.max_sentence_tokens,
                             tokens=APP_LIMITS.max_tokens) for name, n in corpus.bounded.items())
         sidebar.warning(tr("limits.applied", what=what))
     if source == "upload":
         st.query_params.pop("corpus", None)
+        upload = st.session_state["upload"]
+        if not refused:  # (refused: the English sample is shown instead)
+            corpus = _own_name(corpus, upload["name"])
+            if st.session_state.get("upload_kept_settings") != _settings_now():
+                _kept(keep_settings, upload["digest"], _settings_now())
+                st.session_state["upload_kept_settings"] = _settings_now()
     else:
         set_query_params(corpus=source)
     if source == "synthetic":

@@ -1,0 +1,144 @@
+"""Training on the distributed queue (server/rq_jobs.py, server/worker.py) with real worker processes
+and a redis-server on a free port: progress and the result cross through Redis, Stop reaches a
+running job, one running job per owner, and a worker SIGKILLed mid-job: its job is retried on another
+worker, or (with no retries) reported failed to its owner, never silently lost. Waits poll a
+condition with a deadline; nothing asserts a wall time."""
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from server.scheduler import DONE, FAILED, QUEUED, RUNNING, JobSpec
+from tests.redis_server import redis_url  # noqa: F401 - a fixture
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def until(condition, what: str, seconds: float = 120):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"not within {seconds:.0f} s: {what}")
+
+
+class Workers:
+    """``python -m server.worker`` processes, each in its own process group (worker and work horse)."""
+
+    def __init__(self, url: str) -> None:
+        self.url, self.processes = url, []
+
+    def start(self) -> subprocess.Popen:
+        env = {**os.environ, "LMLAB_REDIS_URL": self.url, "LMLAB_WORKER_IMPORTS": "tests.worker_jobs",
+               "TORCH_NUM_THREADS": "1"}
+        process = subprocess.Popen([sys.executable, "-m", "server.worker", "--name", f"w{secrets.token_hex(3)}"],
+                                   cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        self.processes.append(process)
+        return process
+
+    def kill(self, process: subprocess.Popen, horse: int | None = None) -> None:
+        """SIGKILL the worker's process group and its work horse (RQ gives the horse a session of its own)."""
+        os.killpg(process.pid, signal.SIGKILL)
+        if horse is not None:
+            try:
+                os.kill(horse, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        process.wait(30)
+
+    def stop_all(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                self.kill(process)
+
+
+@pytest.fixture
+def queue(redis_url):  # noqa: F811
+    import redis
+
+    from server.rq_jobs import QueueScheduler
+
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    workers = Workers(redis_url)
+    os.environ["LMLAB_REDIS_URL"] = redis_url  # for the gate in this process
+    try:
+        yield QueueScheduler(client, time_cap=600), workers, client
+    finally:
+        workers.stop_all()
+        os.environ.pop("LMLAB_REDIS_URL", None)
+
+
+def gated(gate: str) -> JobSpec:
+    return JobSpec("test-gated", {"gate": gate})
+
+
+def test_progress_result_and_stop_cross_through_redis(queue):
+    sched, workers, client = queue
+    workers.start()
+    workers.start()
+    first = sched.submit("alice", gated("g1"), estimate=5)
+    assert sched.submit("alice", gated("g1")).id == first.id  # one active job per owner and kind
+    until(lambda: first.state == RUNNING and first.progress == 0.5, "the first job reports its progress")
+    assert first.status["pid"] != os.getpid()  # it runs in a worker
+    other = sched.submit("bob", gated("g3"), estimate=5)
+    until(lambda: other.state == RUNNING and other.progress == 0.5, "another owner's job runs on the second worker")
+    sched.stop(other)
+    until(lambda: not other.active, "the stopped job ends")
+    assert other.state == DONE and other.result["stopped"] is True
+    client.rpush("g1", 1)
+    until(lambda: first.state == DONE, "the first job finishes")
+    assert first.result == {"pid": first.status["pid"], "stopped": False} and first.progress == 1.0
+
+
+def test_one_running_job_per_owner_the_next_waits_for_it(queue):
+    sched, workers, client = queue
+    workers.start()
+    workers.start()
+    first = sched.submit("carol", gated("h1"), estimate=5)
+    until(lambda: first.state == RUNNING, "carol's first job runs")
+    second = sched.submit("carol", JobSpec("test-gated-b", {"gate": "h2"}), estimate=5)
+    someone = sched.submit("dan", gated("h3"), estimate=5)
+    until(lambda: someone.state == RUNNING, "the free worker takes another owner's job")
+    assert second.state == QUEUED and sched.position(second) >= 1  # carol's second waits for her first
+    client.rpush("h1", 1)
+    until(lambda: second.state == RUNNING, "carol's second job runs once her first has ended")
+    client.rpush("h2", 1)
+    client.rpush("h3", 1)
+    until(lambda: second.state == DONE and someone.state == DONE, "both finish")
+
+
+def test_a_worker_killed_mid_job_its_job_runs_again_on_another_worker(queue):
+    sched, workers, client = queue
+    doomed = workers.start()
+    job = sched.submit("dave", gated("k1"), estimate=5)
+    until(lambda: job.state == RUNNING and job.status is not None, "the job runs on the first worker")
+    first_pid = job.status["pid"]  # the work horse running it
+    workers.kill(doomed, horse=first_pid)
+    workers.start()
+    until(lambda: job.status is not None and job.status["pid"] != first_pid, "the job runs again on another worker", 300)
+    client.rpush("k1", 1)
+    until(lambda: job.state == DONE, "the retried job finishes")
+    assert job.result["pid"] != first_pid and job.error is None
+
+
+def test_a_worker_killed_mid_job_with_no_retry_left_its_owner_is_told(queue):
+    sched, workers, client = queue
+    sched.retries = 0
+    doomed = workers.start()
+    job = sched.submit("erin", gated("k2"), estimate=5)
+    until(lambda: job.state == RUNNING and job.status is not None, "the job runs")
+    workers.kill(doomed, horse=job.status["pid"])
+    workers.start()  # its maintenance finds the abandoned job (so does this process reading the job)
+    until(lambda: job.state == FAILED, "the owner sees the job failed", 300)
+    from server.rq_jobs import ABANDONED
+
+    assert job.error == ABANDONED
