@@ -194,9 +194,9 @@ def test_container_recipe_copies_what_the_app_imports():
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     copied = set(re.findall(r"^COPY (\S+) ", dockerfile, re.M))
     local = {p.name for p in ROOT.iterdir() if p.is_dir() and any(p.glob("*.py"))} - {"tests", "bench", "deploy"}
-    sources = [ROOT / "app.py", *(ROOT / "ui").glob("*.py"), *(ROOT / "pages").glob("*.py")]
+    sources = [ROOT / "app.py", *(ROOT / "ui").glob("*.py"), *(ROOT / "server").glob("*.py"), *(ROOT / "app_pages").glob("*.py")]
     imported = {m for f in sources for m in re.findall(r"^\s*(?:from|import) (\w+)", f.read_text(), re.M)}
-    assert (imported & local) | {"pages", "assets", ".streamlit", "app.py"} <= copied
+    assert (imported & local) | {"app_pages", "assets", ".streamlit", "app.py"} <= copied
     flags = " ".join(serve.replica_command(8501)[3:])
     for flag in re.findall(r"--(?!server\.(?:port|address))[\w.]+ \S+", flags):
         assert '"{}", "{}"'.format(*flag.split()) in dockerfile, flag

@@ -44,7 +44,7 @@ def test_no_string_or_page_relies_on_an_emoji_font():
     for key in ("seq2seq.match_line", "seq2seq.mismatch_line"):  # the ✓/✗ of the seq2seq page, as icons
         assert all(":material/" in s for s in catalogue()[key])
     root = Path(__file__).resolve().parents[1]
-    files = [*root.glob("app_pages/*.py"), *root.glob("lmcore/**/*.py"), *root.glob("ui/*.py"), root / "app.py"]
+    files = [*root.glob("app_pages/*.py"), *root.glob("lmcore/**/*.py"), *root.glob("ui/*.py"), *root.glob("server/*.py"), root / "app.py"]
     with_emoji = {str(f.relative_to(root)) for f in files if EMOJI.search(f.read_text(encoding="utf-8"))}
     assert with_emoji == set()
 

@@ -12,7 +12,7 @@ MODULES = ("gradients", "rnn_bptt", "recurrent")
 
 
 def _code() -> str:
-    files = [p for folder in ("lmcore", "ui", "pages") for p in (ROOT / folder).rglob("*.py") if "strings" not in p.parts]
+    files = [p for folder in ("lmcore", "ui", "server", "app_pages") for p in (ROOT / folder).rglob("*.py") if "strings" not in p.parts]
     return "\n".join(p.read_text(encoding="utf-8") for p in [*files, ROOT / "app.py"])
 
 
