@@ -6,9 +6,12 @@ from collections.abc import Callable
 import streamlit as st
 
 from server import warmup
+from ui import live_class
 from ui.navigation import PAGES
 from ui.sidebar import render_sidebar
 from ui.state import tr
+
+STEM_OF = {url_path: stem for stem, url_path, _ in PAGES}
 
 
 def run_app(configure_process: Callable[[], None]) -> None:
@@ -22,4 +25,7 @@ def run_app(configure_process: Callable[[], None]) -> None:
         for stem, url_path, section in PAGES:
             page = st.Page(f"app_pages/{stem}.py", title=tr(f"nav.{stem}"), url_path=url_path, default=stem == "home")
             sections.setdefault(tr(f"nav.section.{section}"), []).append(page)
-        st.navigation(sections).run()
+        current = st.navigation(sections)
+        live_class.before_page(STEM_OF.get(current.url_path, "home"))  # a live class's join card and bar
+        current.run()
+        live_class.after_page()
