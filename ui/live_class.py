@@ -235,6 +235,7 @@ def projector(deck) -> None:
         result = act(Advance(*place))
         if result.ok:
             st.session_state[SENT] = place
+            st.session_state[SHOW_JOIN] = False  # the class has begun: the slide gets the room
         else:
             st.warning(message(result.problem))
     _instructor_bar()
@@ -385,7 +386,8 @@ def _shown_answer(q: Question, view: ProjectorView) -> str:
 
 
 def _figure(q: Question, view: ProjectorView):
-    """The answers' figure, rebuilt only when the answers change (this session keeps the last)."""
+    """The answers' figure in projector fonts, rebuilt only when the answers change (this session
+    keeps the last)."""
     from lmcore.figures.live import live_choices, live_histogram
 
     if view.answered == 0:
@@ -403,6 +405,9 @@ def _figure(q: Question, view: ProjectorView):
     else:
         h = view.histogram
         fig = live_histogram(h.edges, h.counts, h.band, float(view.answer) if view.answer else None, lang())
+    from lmcore.teaching.projector import projector_figure
+
+    fig = projector_figure(fig, height=400)
     st.session_state["live_figure"] = (key, fig)
     return fig
 

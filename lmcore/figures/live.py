@@ -31,12 +31,12 @@ def live_histogram(edges: Sequence[float], counts: Sequence[int], band: tuple[fl
     widths = [(b - a) for a, b in zip(edges, edges[1:])]
     fig = go.Figure(go.Bar(x=centres, y=counts, width=widths, marker_color=BAR_COLOUR,
                            hovertemplate="%{x:.4g}: %{y}<extra></extra>"))
-    if band is not None:
-        fig.add_vrect(x0=band[0], x1=band[1], fillcolor=BAND_COLOUR, line_width=0, layer="below",
-                      annotation_text=t("live.fig.band", lang), annotation_position="top left")
+    if band is not None:  # the range counted right, shaded behind the bars
+        fig.add_vrect(x0=band[0], x1=band[1], fillcolor=BAND_COLOUR, line_width=0, layer="below")
     if answer is not None:
+        half = f"{(band[1] - band[0]) / 2:.3g}" if band is not None else "0"
         fig.add_vline(x=answer, line_color=RIGHT_COLOUR, line_width=3,
-                      annotation_text=plotly_text(t("live.fig.answer", lang, answer=f"{answer:.4g}")),
+                      annotation_text=plotly_text(t("live.fig.answer", lang, answer=f"{answer:.4g}", band=half)),
                       annotation_position="top right")
     return _layout(fig, sum(counts), lang, t("live.fig.x", lang))
 
