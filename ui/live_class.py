@@ -307,7 +307,7 @@ def question_slide(deck, q: Question, title: str) -> bool:
             result = act(_open_question(q))
             if not result.ok:
                 st.warning(message(result.problem))
-        _results(q)
+        _results(q, (deck.page, deck.slides.index(deck.current)))
         view = live_classes().projector_view(teach["code"], teach["token"])
         if view.question is not None and view.question.question_id == qid and view.question.revealed:
             st.markdown(f"**{md_escape(tr('teaching.quiz.answer', answer=q.answer_text(lang())))}**")
@@ -343,7 +343,7 @@ def _prompt(q: Question, title: str) -> None:
 
 
 @st.fragment(run_every=POLL_SECONDS)
-def _results(q: Question) -> None:
+def _results(q: Question, place: tuple[str, int]) -> None:
     teach = st.session_state.get(TEACH)
     if teach is None:
         return
@@ -351,6 +351,10 @@ def _results(q: Question) -> None:
     if view.status is Status.PAUSED:
         st.warning(message(Status.PAUSED))
         return
+    if view.status is Status.LIVE and (view.question is None or view.question.question_id != question_id(q)) \
+            and (view.page, view.slide) == place:  # the run that should have asked it was cut short: ask it now
+        if act(_open_question(q)).ok:
+            view = live_classes().projector_view(teach["code"], teach["token"])
     if view.question is None or view.question.question_id != question_id(q):
         return
     with st.container(border=True, key="lmlab-live-results"):
