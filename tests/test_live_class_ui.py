@@ -76,10 +76,13 @@ def test_the_token_never_reaches_a_student(live_class):
     classes = live_classes()
     at = run_page("home", query={"class": live_class.code})
     at = _join(at)
-    assert classes.instructor_action(live_class.code, live_class.token, 10, OpenQuestion("q@1", "number", 0.5, 0.1)).ok
+    assert classes.instructor_action(live_class.code, live_class.token, 10,
+                                     OpenQuestion("q@1", "number", 0.7341, 0.0123)).ok
     at.run()
     assert [f for f in at.get("form") if "lmlab-live-answer" in str(f.proto)], "the answer box is shown"
-    at.text_input(key="lmlab-live-in-q@1").input("0.5")
+    before = rendered(at)
+    assert "0.7341" not in before and "0.0123" not in before, "the answer or its band reached the student"
+    at.text_input(key="lmlab-live-in-q@1").input("0.73")
     [send] = [b for b in at.button if b.label == "Send"]
     at = send.click().run()
     assert classes.projector_view(live_class.code, live_class.token).answered == 1

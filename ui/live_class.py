@@ -542,7 +542,7 @@ def _student_question(code: str, bid: str, view: StudentView) -> None:
         else:
             value = st.text_input(tr("live.your_answer"), max_chars=40, placeholder=tr("live.number_placeholder"),
                                   key=f"lmlab-live-in-{q.question_id}")
-            st.caption(tr("live.tolerance", tolerance=fmt(q.tolerance or 0.0)))
+            # not the band's width: for a relative tolerance it would give the answer away (the slide says the rule)
         sent = st.form_submit_button(tr("live.send"), type="primary", width="stretch")
     if sent:
         result = live_classes().answer(code, bid, q.question_id, value or "")

@@ -55,7 +55,6 @@ STRINGS = {
     "live.right": ("You said {answer}: right!", "你的答案 {answer}：正确！"),
     "live.wrong": ("You said {answer}: not this time.", "你的答案 {answer}：这次不对。"),
     "live.no_own_answer": ("You did not answer this one.", "你没有回答这道题。"),
-    "live.tolerance": ("Counted right within ±{tolerance}.", "误差在 ±{tolerance} 以内算对。"),
     # why something was refused, and what a view says
     "live.problem.no_such_class": ("There is no live class with the code “{code}”: it may be mistyped, or the class has ended.",
                                    "没有课堂码为“{code}”的课堂：可能输错了，或课堂已结束。"),
