@@ -145,3 +145,41 @@ def test_every_instructor_action_from_a_student_session_is_refused(live_class):
                                                                                           before.question)
     assert after.joined == before.joined + 1
     assert Advance and Reset  # the imports name the actions tried
+
+
+def test_a_student_follows_the_instructor_and_can_stop_and_leave():
+    classes = live_classes()
+    started = classes.start_class("corpus", 0)
+    try:
+        at = _join(run_page("home", query={"class": started.code}))
+        assert not errors(at)
+        assert (at.query_params.get("present"), at.query_params.get("slide")) == ("1", "sizes")
+        assert classes.instructor_action(started.code, started.token, 20, Advance("corpus", 2)).ok
+        at.run()  # the live box's poll sees the move and opens that slide
+        assert at.query_params.get("slide") == "preview" and not errors(at)
+        at.toggle(key="lmlab-live-follow").set_value(False).run()
+        assert classes.instructor_action(started.code, started.token, 21, Advance("corpus", 0)).ok
+        at.run()
+        assert at.query_params.get("slide") == "preview", "a student who stopped following stays"
+        at.toggle(key="lmlab-live-follow").set_value(True).run()
+        assert at.query_params.get("slide") == "sizes", "following again goes to the instructor's slide"
+        at.button(key="lmlab-live-leave").click().run()
+        assert "live_joined" not in at.session_state and "class" not in at.query_params and not errors(at)
+    finally:
+        classes.instructor_action(started.code, started.token, 2**52, Close())
+
+
+def test_a_choice_question_is_answered_by_letter(live_class):
+    classes = live_classes()
+    at = _join(run_page("home", query={"class": live_class.code}))
+    assert classes.instructor_action(live_class.code, live_class.token, 30,
+                                     OpenQuestion("c@1", "choice", "B", choices=("A", "B", "C"))).ok
+    at.run()
+    at.radio(key="lmlab-live-in-c@1").set_value("B")
+    [send] = [b for b in at.button if b.label == "Send"]
+    at = send.click().run()
+    assert any("Your answer: B" in i.value for i in at.info)
+    assert classes.projector_view(live_class.code, live_class.token).choice_counts == {"A": 0, "B": 1, "C": 0}
+    assert classes.instructor_action(live_class.code, live_class.token, 31, Reveal()).ok
+    at.run()
+    assert any("right!" in s.value for s in at.success) and not errors(at)

@@ -322,12 +322,12 @@ def question_slide(deck, q: Question, title: str) -> bool:
     if view is None or _place(view.page, view.slide) != (deck.page, slide_param(deck.current)):
         return False
     st.session_state.setdefault(LOCAL, {})[qid] = q
-    _prompt(q, title)
+    _prompt(q, title, letters=False)
     st.caption(tr("live.answer_below"))
     return True
 
 
-def _prompt(q: Question, title: str) -> None:
+def _prompt(q: Question, title: str, letters: bool = True) -> None:
     language = lang()
     st.markdown(f"**{md_escape(title)}** · {md_escape(tr(f'teaching.topic.{q.topic}'))}")
     st.markdown(md_escape(q.prompt.render(language)))
@@ -335,7 +335,7 @@ def _prompt(q: Question, title: str) -> None:
         header, rows = q.table.render(language)
         st.markdown("\n".join(["| " + " | ".join(md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
                               + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]))
-    if q.kind == CHOICE:
+    if q.kind == CHOICE and letters:  # (a student's answer box lists them)
         st.markdown("  \n".join(f"**{letter}** · {md_escape(c.render(language))}"
                                 for letter, c in zip(LETTERS, q.choices)))
     else:
@@ -475,6 +475,7 @@ def _student_bar(page: str) -> None:
             words.text(f"{tr('live.you_are')} {view.nickname}")  # plain text, as typed
         st.session_state[FOLLOW_WIDGET] = st.session_state.get(FOLLOW, True)
         switch.toggle(tr("live.follow"), key=FOLLOW_WIDGET, on_change=_follow_changed, help=tr("live.follow_help"))
+        switch.button(tr("live.leave"), key="lmlab-live-leave", on_click=_leave, type="tertiary")
         if not st.session_state.get(FOLLOW, True):
             st.caption(tr("live.exploring"))
 

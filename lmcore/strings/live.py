@@ -10,8 +10,8 @@ STRINGS = {
     "live.bar": ("Live class {code} · {joined} joined", "课堂 {code} · 已加入 {joined} 人"),
     "live.show_join": ("Join QR", "加入二维码"),
     "live.hide_join": ("Hide QR", "隐藏二维码"),
-    "live.join_at": ("Join on your phone: scan the QR code or open the link and type the code.",
-                     "用手机加入：扫描二维码，或打开链接并输入课堂码。"),
+    "live.join_at": ("Join on your phone: scan the QR code or open this link.",
+                     "用手机加入：扫描二维码，或打开此链接。"),
     "live.code": ("Code", "课堂码"),
     "live.teach_link": ("My link", "讲师链接"),
     "live.teach_link_help": ("Only this link can move, reveal, reset or end the class. Keep it private: open it to "
