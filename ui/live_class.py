@@ -226,6 +226,8 @@ def projector(deck) -> None:
     class to this slide and show its bar."""
     teach = st.session_state.get(TEACH)
     place = (deck.page, deck.slides.index(deck.current))
+    if teach is None and st.session_state.get(JOINED):
+        return  # a student in a class starts none
     if teach is None:
         where = deck._share if deck._share is not None else st.sidebar
         where.button(tr("live.start"), key="lmlab-live-start", icon=":material/podcasts:", help=tr("live.start_help"),
