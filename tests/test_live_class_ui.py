@@ -183,3 +183,18 @@ def test_a_choice_question_is_answered_by_letter(live_class):
     assert classes.instructor_action(live_class.code, live_class.token, 31, Reveal()).ok
     at.run()
     assert any("right!" in s.value for s in at.success) and not errors(at)
+
+
+def test_the_instructor_link_takes_the_class_over_and_leaves_the_address_bar():
+    classes = live_classes()
+    started = classes.start_class("corpus", 2)
+    try:
+        at = run_page("home", query={"class": started.code, "teach": started.token})
+        assert not errors(at)
+        assert at.session_state["live_teach"] == {"code": started.code, "token": started.token}
+        assert "teach" not in at.query_params and "class" not in at.query_params, "the projector shows the address"
+        assert (at.query_params.get("present"), at.query_params.get("slide")) == ("1", "preview")
+        assert any("You are the instructor" in s.value for s in at.success)
+        assert [b for b in at.button if b.key == "lmlab-live-end"], "the instructor's bar is shown"
+    finally:
+        classes.instructor_action(started.code, started.token, 2**52, Close())
