@@ -59,9 +59,20 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
     with ExitStack() as stack:
         stack.callback(store.stop)
         first, second = _replicas(stack, 2, env)
+        pages: list = []  # every browser page: closed at the end, after what each shows is saved if a step failed
+        stack.callback(lambda: [page.context.close() for page in pages])
+
+        def shots_on_failure(kind, error, trace) -> bool:
+            if kind is not None:
+                for i, page in enumerate(pages):
+                    _shot(page, f"live-failed-{i}")
+            return False  # the failure goes on
+
+        stack.push(shots_on_failure)
 
         # the instructor starts a class from projector view
-        teacher = stack.enter_context(browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
+        teacher = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        pages.append(teacher)
         teacher.goto(first + "/perplexity?present=1&slide=sentence")
         wait_for_app(teacher)
         teacher.locator("[data-testid='stPopover'] button:visible").nth(1).click()  # the slide bar's share popover
@@ -79,9 +90,10 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
                 ("phone", second, {"width": 390, "height": 844}, "en-US", "<b>Ann</b> **x**"),
                 ("laptop", first, {"width": 1280, "height": 720}, "en-US", ""),
                 ("zh", second, {"width": 1280, "height": 720}, "zh-CN", "小明")]:
-            context = stack.enter_context(browser.new_context(viewport=view, locale=locale,
-                                                              is_mobile=name == "phone", has_touch=name == "phone"))
+            context = browser.new_context(viewport=view, locale=locale, is_mobile=name == "phone",
+                                   has_touch=name == "phone")
             page = context.new_page()
+            pages.append(page)
             page.goto(f"{url}/?class={code.lower()}")
             wait_for_app(page)
             page.locator(".st-key-lmlab-live-join input").fill(nickname)
@@ -100,14 +112,9 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
             teacher.locator(".st-key-lmlab-next button").click()
             wait_for_app(teacher)
         assert QUESTION in teacher.url
-        for i, page in enumerate(students):
+        for page in students:
             page.wait_for_url(re.compile(re.escape(QUESTION)), timeout=WAIT)
-            try:
-                page.wait_for_selector(".st-key-lmlab-live-box input", timeout=WAIT)
-            except Exception:
-                _shot(page, f"fail-{i}")
-                _shot(teacher, "fail-teacher")
-                raise
+            page.wait_for_selector(".st-key-lmlab-live-box input", timeout=WAIT)
         answer = _answer_of(store.url, code)
         for page in students:
             wait_for_app(page)

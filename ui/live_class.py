@@ -513,11 +513,11 @@ def _student_live() -> None:
             _leave()
             st.session_state[NOTICE] = ("info", message(new.status, code=code))
             st.rerun(scope="app")
-        target = _place(new.page, new.slide)
-        if new.status is Status.LIVE and st.session_state.get(FOLLOW, True) and target is not None \
-                and target != _here():
-            st.session_state[AT] = target
-            _go(target, code)
+    target = _place(view.page, view.slide) if view is not None else None
+    if view is not None and view.status is Status.LIVE and st.session_state.get(FOLLOW, True) \
+            and target is not None and target != _here():  # every poll: a move cut short is made again
+        st.session_state[AT] = target
+        _go(target, code)
     with st.container(border=True, key="lmlab-live-box"):
         _student_question(code, bid, view)
 
