@@ -169,6 +169,17 @@ def _rnn():
     }
 
 
+def _live():
+    from lmcore.figures import live as f
+
+    return {
+        "live.live_histogram": [("open", lambda: f.live_histogram([0.0, 0.5, 1.0, 1.5], [2, 5, 1])),
+                                ("revealed", lambda: f.live_histogram([0.0, 0.5, 1.0, 1.5], [2, 5, 1], (0.4, 0.6), 0.5, "zh"))],
+        "live.live_choices": [("open", lambda: f.live_choices(["A · <s>", "B", "C"], [3, 0, 7])),
+                              ("revealed", lambda: f.live_choices(["A", "B"], [4, 1], 0, "zh"))],
+    }
+
+
 def _seq2seq():
     from lmcore.figures import seq2seq as f
     from lmcore.seq2seq.evaluation import LengthResult
@@ -183,7 +194,7 @@ def _seq2seq():
 
 def cases() -> dict[str, list[tuple[str, object]]]:
     out: dict[str, list] = {}
-    for part in (_corpus, _decoding, _gradients, _lstm, _ngram, _rnn, _seq2seq):
+    for part in (_corpus, _decoding, _gradients, _live, _lstm, _ngram, _rnn, _seq2seq):
         out.update(part())
     return out
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from server import warmup
+from ui import live_class
 from ui.navigation import PAGES
 from ui.sidebar import render_sidebar
 from ui.state import tr
@@ -14,6 +15,7 @@ from ui.state import tr
 # The tab icon, a file of this repo (Streamlit inlines an SVG as a data: URL): a ":material/…" icon here
 # is an SVG the browser fetches from a font host, which a classroom behind a firewall cannot reach.
 PAGE_ICON = Path(__file__).resolve().parents[1] / "assets" / "page_icon.svg"
+STEM_OF = {url_path: stem for stem, url_path, _ in PAGES}
 
 
 def run_app(configure_process: Callable[[], None]) -> None:
@@ -27,4 +29,7 @@ def run_app(configure_process: Callable[[], None]) -> None:
         for stem, url_path, section in PAGES:
             page = st.Page(f"app_pages/{stem}.py", title=tr(f"nav.{stem}"), url_path=url_path, default=stem == "home")
             sections.setdefault(tr(f"nav.section.{section}"), []).append(page)
-        st.navigation(sections).run()
+        current = st.navigation(sections)
+        live_class.before_page(STEM_OF.get(current.url_path, "home"))  # a live class's join card and bar
+        current.run()
+        live_class.after_page()

@@ -37,6 +37,7 @@ from lmcore.teaching.projector import projector_figure
 from lmcore.teaching.question import CHOICE, fmt
 from lmcore.teaching.sheet import md_escape
 from ui.charts import plot
+from ui import live_class
 from server.models import ngram_counts
 from ui.sections import keep_widget_values, show_parts
 from ui.tables import text_table
@@ -172,6 +173,7 @@ class Deck:
         self._settings: dict[str, Any] = {}
         if self.projector:
             self._slide_bar()
+            live_class.projector(self)  # a live class: start it, or move it to this slide
 
     # --- slides
     def _current_slide(self) -> str:
@@ -394,6 +396,8 @@ def page_questions(page: str, inputs: LessonInputs) -> list[Question]:
 def predict_then_reveal(deck: Deck, questions: list[Question], number: str | None = None) -> None:
     """Each question with its table and an answer box; after Reveal: right/wrong, the answer, the
     working and the figure that explains it. The class score is kept in session state."""
+    if deck.projector and number is not None and len(questions) == 1 and live_class.question_slide(deck, questions[0], number):
+        return  # a live class asks it (ui/live_class.py)
     score = st.session_state.setdefault(SCORE, {"answered": 0, "right": 0})
     if not questions:
         st.info(tr("teaching.quiz.none"))
