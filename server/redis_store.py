@@ -253,6 +253,8 @@ class RedisStore:
             if self._on_wait is not None:
                 self._on_wait(key)
             flight.done.wait()
+            if flight.abandoned:  # the leader's script was interrupted (not an error): build here
+                return self.get_or_build(key, build, size, tags, ttl)
             if flight.error is not None:
                 raise flight.error
             return flight.value
@@ -260,8 +262,11 @@ class RedisStore:
             value = self._build_across_processes(key, build, size, tuple(tags), ttl)
             flight.value = value
             return value
-        except BaseException as error:
+        except Exception as error:
             flight.error = error
+            raise
+        except BaseException:  # e.g. Streamlit's rerun of the leader's script: no waiter's business
+            flight.abandoned = True
             raise
         finally:
             with self._lock:

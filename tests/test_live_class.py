@@ -794,11 +794,13 @@ def test_settings_from_the_environment(monkeypatch, request):
         monkeypatch.delenv(name, raising=False)
     assert ClassLimits.from_env() == ClassLimits()
     assert isinstance(store_from_env(), InProcessClassStore)
+    # the process's instance, made (if not yet) from the defaults: made under the settings below, it
+    # would cap every later test of this process at one class
+    assert live_classes() is live_classes()
     monkeypatch.setenv("LMLAB_CLASS_HOURS", "0.5")
     monkeypatch.setenv("LMLAB_CLASS_STUDENTS", "not a number")
     monkeypatch.setenv("LMLAB_CLASSES", "0")
     assert ClassLimits.from_env() == ClassLimits(ttl_seconds=1800.0, classes_per_server=1)
-    assert live_classes() is live_classes()
     if Path(REDIS_SERVER).exists():
         monkeypatch.setenv("LMLAB_REDIS_URL", request.getfixturevalue("redis_url"))
         made = store_from_env()

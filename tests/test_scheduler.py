@@ -247,12 +247,12 @@ def test_the_pages_active_job_is_the_one_of_the_kind_they_ask_for(monkeypatch):
     """An owner whose clipping run is active and whose LSTM run is queued: the LSTM page asks for the
     LSTM run and must get it (it said there was no model while the LSTM was queued). The pages read
     the jobs' records from the job store, where the scheduler publishes them."""
-    from server import jobs
+    from server import job_queue, jobs
     from server.job_queue import publish_to
 
     store = InProcessStore(2**20)
     lab, release, started = Lab(workers=1, on_change=publish_to(store)), threading.Event(), Started()
-    monkeypatch.setattr(jobs, "job_store", lambda: store)
+    monkeypatch.setattr(job_queue, "job_store", lambda: store)
     monkeypatch.setattr(jobs, "owner_id", lambda: "alice")
     clip = lab.submit("alice", "clip", blocker(started, release, "clip"))
     lstm = lab.submit("alice", "lstm", blocker(started, release, "lstm"))
