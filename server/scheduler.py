@@ -38,6 +38,11 @@ class SchedulerBusy(RuntimeError):
     """The queue is full: try again later."""
 
 
+class RunCannotGoOn(Exception):
+    """A run that cannot go on for a reason its owner is told (its message); not a bug, so the server
+    logs one line for it, not a traceback."""
+
+
 @dataclass(frozen=True)
 class JobSpec:
     """What to run: the runner's ``kind`` and its ``params`` (plain data: strings, numbers, lists and
@@ -295,6 +300,9 @@ class Scheduler:
             context = JobContext(job, job.started + self.time_cap, self.on_change)
             try:
                 result, state, error = self.runners.get(job.kind)(context), DONE, None
+            except RunCannotGoOn as exc:  # e.g. its corpus was dropped while it waited: its owner is told
+                result, state, error = None, FAILED, str(exc)
+                print(f"job {job.id} ({job.kind}) of {job.owner[:8]} ended: {exc}", flush=True)
             except Exception as exc:  # the job failed: its owner sees the message, others are unaffected
                 result, state = None, FAILED
                 error = f"{type(exc).__name__}: {exc}"

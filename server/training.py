@@ -27,7 +27,7 @@ from server.corpus_keys import corpus_tag
 from server.jobs import submit
 from server.models import shipped_models
 from server.owner_models import OwnerModels, owner_tag
-from server.scheduler import Job, JobContext, JobSpec, register_runner
+from server.scheduler import Job, JobContext, JobSpec, RunCannotGoOn, register_runner
 from server.sizes import OBJECT_OVERHEAD, nbytes
 from server.store import store_key
 from server.shared_store import inputs_store
@@ -38,7 +38,7 @@ LM_KINDS = ("lstm", "rnn")  # the LSTM page's runs, the RNN pages' runs: one run
 SEQ2SEQ_KIND = "seq2seq"
 
 
-class InputGone(LookupError):
+class InputGone(RunCannotGoOn):
     """The corpus a queued run was to train on is no longer in memory."""
 
     def __init__(self) -> None:

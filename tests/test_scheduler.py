@@ -151,6 +151,23 @@ def test_a_failing_job_reports_its_error_and_the_worker_goes_on():
     assert bad.state == FAILED and "bad data" in bad.error and good.result == 42
 
 
+def test_a_run_that_cannot_go_on_tells_its_owner_and_logs_one_line(capsys):
+    """A run whose input is gone (RunCannotGoOn) fails with its message for the owner; the server's
+    log gets one line, not a traceback (a class's log then shows only real faults)."""
+    from server.scheduler import RunCannotGoOn
+
+    sched = Lab(workers=1)
+
+    def gone(ctx):
+        raise RunCannotGoOn("the corpus of this run is no longer in memory")
+
+    job = sched.submit("a", "k", gone)
+    assert sched.wait(job, 30)
+    assert job.state == FAILED and job.error == "the corpus of this run is no longer in memory"
+    logged = capsys.readouterr()
+    assert "Traceback" not in logged.err + logged.out and "no longer in memory" in logged.out
+
+
 def test_full_queue_and_owner_share_are_refused():
     sched, release, started = Lab(workers=1, max_queue=2, per_owner=2), threading.Event(), Started()
     sched.submit("a", "k1", blocker(started, release, "1"))
