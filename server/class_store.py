@@ -20,6 +20,7 @@ shared between processes and must be atomic; that cache is large, per process an
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -366,3 +367,15 @@ class RedisClassStore:
     def close(self) -> None:
         """Let go of the connections (a test's server is about to go)."""
         self._client.close()
+
+
+def store_from_env() -> ClassStore:
+    """Redis at ``LMLAB_REDIS_URL`` (e.g. ``redis://localhost:6379/0``) when set, shared by every
+    replica; else the in-process store (one server, nothing to install). In production run Redis
+    with ``--appendonly yes`` (``appendfsync everysec``) so that a restart of Redis keeps the classes
+    in progress: with an in-memory Redis a restart ends every class ("no such class"), though nothing
+    raises. A class of 300 students is some tens of kilobytes."""
+    url = os.environ.get("LMLAB_REDIS_URL", "").strip()
+    if url:
+        return RedisClassStore(url)
+    return InProcessClassStore()

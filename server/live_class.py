@@ -16,83 +16,43 @@ The rules
   is open; a number (plain or full-width digits, ``1/3``) or exactly one of the choices, at most
   ``answer_chars`` characters; a token bucket per browser in the store (it holds across replicas).
   A new answer replaces the browser's earlier one; after the reveal answers are refused.
-* Views: :meth:`LiveClasses.student_view` (page and slide to follow, the question without its
-  answer, the browser's own answer, and after the reveal the answer and the browser's own result)
-  and :meth:`LiveClasses.projector_view` (joined, answered, a histogram or counts per choice; the
-  answer, the tolerance band and the share correct only after the reveal).
+* Views: ``student_view`` (where to follow, the question without its answer, the browser's own
+  answer and, after the reveal, its result) and ``projector_view`` (counts and the distribution).
 * Caps: students per class, classes per store, answer and nickname length. A class lives
   ``LMLAB_CLASS_HOURS`` (default 4) after its last activity; then its code says "no such class".
-* Nothing here raises for bad input or an unreachable store: actions return :class:`Refused`
-  (a :class:`Problem` code for the UI to translate, and an English detail); views carry a
-  :class:`Status` (``paused`` while the store is unreachable; they come back by themselves).
+* Nothing raises for bad input or an unreachable store: actions return :class:`Refused` (a
+  :class:`Problem` code, an English detail); views carry a :class:`Status` (``paused`` while away).
 
-The back end
-------------
-``LMLAB_REDIS_URL`` (e.g. ``redis://localhost:6379/0``) puts classes in Redis, shared by every
-replica; unset, they live in this process (one server, nothing to install). In production, run
-Redis with ``--appendonly yes`` (``appendfsync everysec``) so a restart of Redis keeps the classes
-in progress: with the default in-memory Redis a restart ends every class ("no such class"), though
-nothing raises. The state is small: a class of 300 students is some tens of kilobytes.
+The store (in this process, or Redis with ``LMLAB_REDIS_URL``, shared by every replica) is chosen by
+:func:`server.class_store.store_from_env`; its docstring says how to run Redis for a class.
 
-Wiring it into a page (next step)
----------------------------------
-Call :func:`live_classes` for the process's instance. A student's page polls in a fragment,
-``@st.fragment(run_every=2)``, calling ``student_poll(code, browser_id, last_view.stamp)``: it
-returns None when nothing changed, after one ``HMGET`` of the class's stamp (its version counter,
-bumped on every instructor action), so sixty idle phones cost the server sixty tiny reads every two
-seconds and no drawing. On a new view the fragment draws it, and if the student follows the
-instructor (a session-state switch, on by default, that the student can turn off to explore and
-back on) and the page or slide changed, it moves there (``st.switch_page`` / ``st.rerun``). After
-the student answers, call ``student_view`` at once (their own answer does not change the stamp).
-The projector's fragment calls ``projector_view(code, token)`` every second or two (one
-instructor); the token stays in the instructor's session (from the instructor's link, never in a
-student's page), and each action sends ``view.seq + 1``. Show ``Refused.problem`` as a message,
-``Status.PAUSED`` as "the class is paused", and every nickname with ``st.text``.
+In the pages: ui/live_class.py; a student's page polls ``student_poll`` (one read of the class's
+stamp when nothing changed), the projector polls ``projector_view`` and sends ``view.seq + 1``.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import logging
 import math
-import os
-import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections.abc import Callable
-from dataclasses import replace
 
-from server.class_store import Added, ClassStore, InProcessClassStore, StoreUnavailable
-from server.live_answers import clean_nickname, histogram, is_correct, parse_number
-from server.live_class_types import (STATUS_OF, Accepted, Action, Advance, ClassLimits, Close, OpenQuestion, Problem,
-                                     ProjectorView, QuestionView, Refused, Reset, Reveal, Started, Status, StudentView)
+from server.class_store import Added, ClassStore, StoreUnavailable, store_from_env
+from server.live_answers import (CODE_ALPHABET, CODE_LENGTH, check_place, clean_nickname, hash_token, is_correct,
+                                 normal_code, parse_number, token_matches, valid_browser)
+from server.live_views import question_view, stamp, with_distribution
+from server.live_class_types import (NO_CLASS, PAUSED, STATUS_OF, Accepted, Action, Advance, ClassLimits, Close, OpenQuestion, Problem,
+                                     ProjectorView, Refused, Reset, Reveal, Started, Status, StudentView)
 
 _log = logging.getLogger(__name__)
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
-CODE_LENGTH = 5
 STORE_SLACK_SECONDS = 300.0  # the store keeps keys this much longer than the class lives
 CLOSED_KEEP_SECONDS = 900.0  # a closed class says "closed" this long, then "no such class"
 MAX_CHOICES = 12
 CHOICE_CHARS = 80
 ID_CHARS = 80
-PAGE_CHARS = 120
-_BROWSER_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
-
-
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _refused(problem: Problem, detail: str) -> Refused:
-    return Refused(problem, detail)
-
-
-_PAUSED = Refused(Problem.PAUSED, "The class is paused: its shared state cannot be reached just now. Try again shortly.")
-_NO_CLASS = Refused(Problem.NO_SUCH_CLASS, "There is no class with this code: it may be mistyped, or the class has ended.")
 
 
 class LiveClasses:
@@ -127,12 +87,12 @@ class LiveClasses:
     # Actions
     def start_class(self, page: str, slide: int = 0) -> Started | Refused:
         """A new class showing ``page`` and ``slide``: its code and the instructor's token."""
-        if (bad := _check_place(page, slide)) is not None:
+        if (bad := check_place(page, slide)) is not None:
             return bad
         try:
             return self._start(page, slide)
         except StoreUnavailable:
-            return _PAUSED
+            return PAUSED
 
     def _start(self, page: str, slide: int) -> Started | Refused:
         now = self._clock()
@@ -144,17 +104,17 @@ class LiveClasses:
             added = self.store.add_capped(registry, code, repr(now + self.limits.ttl_seconds),
                                           self.limits.classes_per_server, self._store_ttl)
             if added is Added.FULL:
-                return _refused(Problem.SERVER_FULL, "Too many classes are running on this server; close one or wait for one to end.")
+                return Refused(Problem.SERVER_FULL, "Too many classes are running on this server; close one or wait for one to end.")
             if added is Added.ADDED:
                 break
         else:
-            return _refused(Problem.SERVER_FULL, "No free class code was found; try again.")
+            return Refused(Problem.SERVER_FULL, "No free class code was found; try again.")
         token = secrets.token_urlsafe(24)
         meta = {"cid": secrets.token_hex(6), "state": "live", "expires_at": repr(now + self.limits.ttl_seconds),
                 "page": page, "slide": str(slide), "round": "0", "open_round": "", "phase": "none",
                 "q_id": "", "q_kind": "", "q_choices": "[]", "q_tolerance": "0", "revealed": ""}
         self.store.delete([self._meta_key(code)])  # a class that had this code and ended
-        self.store.write(self._key(code, meta, "secret"), {"token_hash": _hash_token(token), "seq": "0", "answer": ""},
+        self.store.write(self._key(code, meta, "secret"), {"token_hash": hash_token(token), "seq": "0", "answer": ""},
                          self._store_ttl)
         self.store.write(self._meta_key(code), meta, self._store_ttl, bump="version")
         _log.info("live class %s started", code)
@@ -162,48 +122,48 @@ class LiveClasses:
 
     def join(self, code: str, browser_id: str, nickname: str | None = None) -> Accepted | Refused:
         """The browser joins the class (again: its nickname, if given, replaces the earlier one)."""
-        if not _valid_browser(browser_id):
-            return _refused(Problem.BAD_REQUEST, "This browser has no valid id.")
+        if not valid_browser(browser_id):
+            return Refused(Problem.BAD_REQUEST, "This browser has no valid id.")
         if nickname is not None and not isinstance(nickname, str):
-            return _refused(Problem.BAD_REQUEST, "The nickname must be text.")
+            return Refused(Problem.BAD_REQUEST, "The nickname must be text.")
         name = clean_nickname(nickname) if nickname is not None else ""
         if len(name) > self.limits.nickname_chars:
-            return _refused(Problem.TOO_LONG, f"A nickname has at most {self.limits.nickname_chars} characters.")
+            return Refused(Problem.TOO_LONG, f"A nickname has at most {self.limits.nickname_chars} characters.")
         try:
             found = self._live_meta(code)
             if isinstance(found, Refused):
                 return found
             code, meta = found
             if not self._take_token(code, meta, browser_id):
-                return _refused(Problem.TOO_FAST, "Too many requests from this browser; wait a moment.")
+                return Refused(Problem.TOO_FAST, "Too many requests from this browser; wait a moment.")
             students = self._key(code, meta, "students")
             added = self.store.add_capped(students, browser_id, name, self.limits.students_per_class, self._store_ttl)
             if added is Added.FULL:
-                return _refused(Problem.CLASS_FULL, f"This class is full ({self.limits.students_per_class} students).")
+                return Refused(Problem.CLASS_FULL, f"This class is full ({self.limits.students_per_class} students).")
             if added is Added.EXISTS and nickname is not None:
                 self.store.write(students, {browser_id: name}, self._store_ttl)
             self._touch(code, meta)
             return Accepted(name)
         except StoreUnavailable:
-            return _PAUSED
+            return PAUSED
 
     def answer(self, code: str, browser_id: str, question_id: str, value: str) -> Accepted | Refused:
         """The browser's answer to the open question (replacing its earlier one)."""
-        if not _valid_browser(browser_id):
-            return _refused(Problem.BAD_REQUEST, "This browser has no valid id.")
+        if not valid_browser(browser_id):
+            return Refused(Problem.BAD_REQUEST, "This browser has no valid id.")
         if not isinstance(value, str) or not isinstance(question_id, str):
-            return _refused(Problem.BAD_ANSWER, "The answer must be text.")
+            return Refused(Problem.BAD_ANSWER, "The answer must be text.")
         try:
             found = self._live_meta(code)
             if isinstance(found, Refused):
                 return found
             code, meta = found
             if self.store.read(self._key(code, meta, "students"), [browser_id])[0] is None:
-                return _refused(Problem.NOT_JOINED, "Join the class first.")
+                return Refused(Problem.NOT_JOINED, "Join the class first.")
             if meta["phase"] != "open" or meta["q_id"] != question_id:
-                return _refused(Problem.NO_OPEN_QUESTION, "This question is not open for answers (any more).")
+                return Refused(Problem.NO_OPEN_QUESTION, "This question is not open for answers (any more).")
             if not self._take_token(code, meta, browser_id):
-                return _refused(Problem.TOO_FAST, "Too many answers from this browser; wait a moment.")
+                return Refused(Problem.TOO_FAST, "Too many answers from this browser; wait a moment.")
             checked = self._check_answer(meta, value)
             if isinstance(checked, Refused):
                 return checked
@@ -211,23 +171,23 @@ class LiveClasses:
                                           guard_key=self._meta_key(code), guard_field="open_round",
                                           expected=meta["round"])
             if not written:  # revealed, reset or replaced since we read the class
-                return _refused(Problem.NO_OPEN_QUESTION, "This question is not open for answers (any more).")
+                return Refused(Problem.NO_OPEN_QUESTION, "This question is not open for answers (any more).")
             self._touch(code, meta)
             return Accepted(checked)
         except StoreUnavailable:
-            return _PAUSED
+            return PAUSED
 
     def _check_answer(self, meta: dict[str, str], value: str) -> str | Refused:
         if len(value) > self.limits.answer_chars:
-            return _refused(Problem.TOO_LONG, f"An answer has at most {self.limits.answer_chars} characters.")
+            return Refused(Problem.TOO_LONG, f"An answer has at most {self.limits.answer_chars} characters.")
         if meta["q_kind"] == "choice":
             choice = value.strip()
             if choice not in json.loads(meta["q_choices"]):
-                return _refused(Problem.BAD_ANSWER, "Pick one of the choices.")
+                return Refused(Problem.BAD_ANSWER, "Pick one of the choices.")
             return choice
         number = parse_number(value)
         if number is None:
-            return _refused(Problem.BAD_ANSWER, "The answer must be a number, such as 0.25 or 1/4.")
+            return Refused(Problem.BAD_ANSWER, "The answer must be a number, such as 0.25 or 1/4.")
         return repr(number)
 
     def instructor_action(self, code: str, token: str, seq: int, action: Action) -> Accepted | Refused:
@@ -239,32 +199,32 @@ class LiveClasses:
             code, meta = found
             secret_key = self._key(code, meta, "secret")
             secret = self.store.read_all(secret_key)
-            if not _token_matches(token, secret.get("token_hash", "")):
+            if not token_matches(token, secret.get("token_hash", "")):
                 _log.warning("live class %s: %s refused, wrong instructor token", code, type(action).__name__)
-                return _refused(Problem.NOT_INSTRUCTOR, "Only the instructor's link can do this.")
+                return Refused(Problem.NOT_INSTRUCTOR, "Only the instructor's link can do this.")
             if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq < 2**53:
-                return _refused(Problem.BAD_REQUEST, "The action has no valid sequence number.")
+                return Refused(Problem.BAD_REQUEST, "The action has no valid sequence number.")
             if (bad := self._check_action(action)) is not None:
                 return bad
             if not self.store.raise_to(secret_key, "seq", seq):
                 _log.warning("live class %s: %s refused, sequence number %d replayed", code, type(action).__name__, seq)
-                return _refused(Problem.REPLAYED, "This action was sent already.")
+                return Refused(Problem.REPLAYED, "This action was sent already.")
             result = self._apply(code, meta, secret_key, action)
             if isinstance(result, Accepted) and not isinstance(action, Close):
                 self._touch(code, meta)
             return result
         except StoreUnavailable:
-            return _PAUSED
+            return PAUSED
 
     def _check_action(self, action: Action) -> Refused | None:
         if isinstance(action, Advance):
-            return _check_place(action.page, action.slide)
+            return check_place(action.page, action.slide)
         if isinstance(action, (Reveal, Reset, Close)):
             return None
         if not isinstance(action, OpenQuestion):
-            return _refused(Problem.BAD_REQUEST, "Unknown instructor action.")
+            return Refused(Problem.BAD_REQUEST, "Unknown instructor action.")
         if not isinstance(action.question_id, str) or not 0 < len(action.question_id) <= ID_CHARS:
-            return _refused(Problem.BAD_REQUEST, "A question needs an id.")
+            return Refused(Problem.BAD_REQUEST, "A question needs an id.")
         if action.kind == "number":
             if isinstance(action.answer, str):
                 right = parse_number(action.answer)
@@ -273,17 +233,17 @@ class LiveClasses:
             tolerance = action.tolerance
             if right is None or not math.isfinite(right) or not isinstance(tolerance, (int, float)) \
                     or not math.isfinite(tolerance) or tolerance < 0:
-                return _refused(Problem.BAD_REQUEST, "A number question needs a finite answer and a tolerance ≥ 0.")
+                return Refused(Problem.BAD_REQUEST, "A number question needs a finite answer and a tolerance ≥ 0.")
             return None
         if action.kind != "choice":
-            return _refused(Problem.BAD_REQUEST, "A question is a number or a choice.")
+            return Refused(Problem.BAD_REQUEST, "A question is a number or a choice.")
         choices = action.choices
         if not (isinstance(choices, tuple) and 2 <= len(choices) <= MAX_CHOICES
                 and all(isinstance(c, str) and c.strip() == c and 0 < len(c) <= CHOICE_CHARS for c in choices)
                 and len(set(choices)) == len(choices)):
-            return _refused(Problem.BAD_REQUEST, f"A choice question has 2 to {MAX_CHOICES} distinct, trimmed choices.")
+            return Refused(Problem.BAD_REQUEST, f"A choice question has 2 to {MAX_CHOICES} distinct, trimmed choices.")
         if action.answer not in choices:
-            return _refused(Problem.BAD_REQUEST, "The answer must be one of the choices.")
+            return Refused(Problem.BAD_REQUEST, "The answer must be one of the choices.")
         return None
 
     def _apply(self, code: str, meta: dict[str, str], secret_key: str, action: Action) -> Accepted | Refused:
@@ -304,12 +264,12 @@ class LiveClasses:
                                         "open_round": str(new_round), "revealed": ""}, ttl, bump="version")
         elif isinstance(action, Reveal):
             if meta["phase"] != "open":
-                return _refused(Problem.NO_OPEN_QUESTION, "There is no open question to reveal.")
+                return Refused(Problem.NO_OPEN_QUESTION, "There is no open question to reveal.")
             answer = self.store.read(secret_key, ["answer"])[0] or ""
             self.store.write(meta_key, {"phase": "revealed", "open_round": "", "revealed": answer}, ttl, bump="version")
         elif isinstance(action, Reset):
             if meta["phase"] == "none":
-                return _refused(Problem.NO_OPEN_QUESTION, "There is no question to ask again.")
+                return Refused(Problem.NO_OPEN_QUESTION, "There is no question to ask again.")
             new_round = self.store.write(meta_key, {}, ttl, bump="round")
             self.store.write(meta_key, {"phase": "open", "open_round": str(new_round), "revealed": ""}, ttl,
                              bump="version")
@@ -329,7 +289,7 @@ class LiveClasses:
         else a fresh :meth:`student_view`. Pass the ``stamp`` of the last view shown (a paused or
         refused view has none, so the next poll reads everything)."""
         if stamp is not None:
-            normal = _normal_code(code)
+            normal = normal_code(code)
             try:
                 if normal is not None:
                     version, until, state, cid = self.store.read(
@@ -342,24 +302,24 @@ class LiveClasses:
 
     def student_view(self, code: str, browser_id: str) -> StudentView:
         """What the browser's page shows: never the token, and the answer only after the reveal."""
-        normal = _normal_code(code) or ""
+        normal = normal_code(code) or ""
         try:
             found = self._live_meta(code)
             if isinstance(found, Refused):
                 return StudentView(STATUS_OF[found.problem], normal)
             code, meta = found
-            if not _valid_browser(browser_id):
+            if not valid_browser(browser_id):
                 return StudentView(Status.NOT_JOINED, code)
             nickname = self.store.read(self._key(code, meta, "students"), [browser_id])[0]
             if nickname is None:
                 return StudentView(Status.NOT_JOINED, code)
-            question = _question(meta)
+            question = question_view(meta)
             own = self.store.read(self._answers_key(code, meta), [browser_id])[0] if question else None
             revealed = question is not None and question.revealed
             right = meta["revealed"] if revealed else None
             correct = (is_correct(meta["q_kind"], own, meta["revealed"], float(meta["q_tolerance"]))
                        if revealed and own is not None else None)
-            return StudentView(Status.LIVE, code, stamp=_stamp(meta), page=meta["page"], slide=int(meta["slide"]),
+            return StudentView(Status.LIVE, code, stamp=stamp(meta), page=meta["page"], slide=int(meta["slide"]),
                                question=question, own_answer=own, answer=right, own_correct=correct,
                                nickname=nickname or None)
         except StoreUnavailable:
@@ -367,26 +327,26 @@ class LiveClasses:
 
     def projector_view(self, code: str, token: str) -> ProjectorView:
         """What the projector shows; refused (status ``not_instructor``, logged) without the token."""
-        normal = _normal_code(code) or ""
+        normal = normal_code(code) or ""
         try:
             found = self._live_meta(code)
             if isinstance(found, Refused):
                 return ProjectorView(STATUS_OF[found.problem], normal)
             code, meta = found
             secret = self.store.read_all(self._key(code, meta, "secret"))
-            if not _token_matches(token, secret.get("token_hash", "")):
+            if not token_matches(token, secret.get("token_hash", "")):
                 _log.warning("live class %s: projector view refused, wrong instructor token", code)
                 return ProjectorView(Status.NOT_INSTRUCTOR, code)
             students = self.store.read_all(self._key(code, meta, "students"))
-            question = _question(meta)
+            question = question_view(meta)
             answers = list(self.store.read_all(self._answers_key(code, meta)).values()) if question else []
-            view = ProjectorView(Status.LIVE, code, stamp=_stamp(meta), seq=int(secret.get("seq", "0")),
+            view = ProjectorView(Status.LIVE, code, stamp=stamp(meta), seq=int(secret.get("seq", "0")),
                                  page=meta["page"], slide=int(meta["slide"]), joined=len(students),
                                  nicknames=sorted(name for name in students.values() if name),
                                  question=question, answered=len(answers))
             if question is None:
                 return view
-            return _with_distribution(view, meta, answers)
+            return with_distribution(view, meta, answers)
         except StoreUnavailable:
             return ProjectorView(Status.PAUSED, normal)
 
@@ -394,14 +354,14 @@ class LiveClasses:
     # Helpers
     def _live_meta(self, code: str) -> tuple[str, dict[str, str]] | Refused:
         """The class's code (normalised) and state, or why there is none. May raise StoreUnavailable."""
-        normal = _normal_code(code)
+        normal = normal_code(code)
         if normal is None:
-            return _NO_CLASS
+            return NO_CLASS
         meta = self.store.read_all(self._meta_key(normal))
         if not meta or _float(meta.get("expires_at")) <= self._clock() or "cid" not in meta:
-            return _NO_CLASS
+            return NO_CLASS
         if meta.get("state") != "live":
-            return _refused(Problem.CLASS_CLOSED, "This class has ended.")
+            return Refused(Problem.CLASS_CLOSED, "This class has ended.")
         return normal, meta
 
     def _take_token(self, code: str, meta: dict[str, str], browser_id: str) -> bool:
@@ -420,78 +380,11 @@ class LiveClasses:
                           + [self._answers_key(code, meta)], self._store_ttl)
 
 
-def _with_distribution(view: ProjectorView, meta: dict[str, str], answers: list[str]) -> ProjectorView:
-    """The view with the answers' distribution; the answer and the share correct after the reveal."""
-    revealed = meta["phase"] == "revealed"
-    right = meta["revealed"] if revealed else None
-    tolerance = float(meta["q_tolerance"])
-    share = (sum(is_correct(meta["q_kind"], a, right, tolerance) for a in answers) / len(answers)
-             if right is not None and answers else None)
-    if meta["q_kind"] == "choice":
-        counts = {choice: 0 for choice in json.loads(meta["q_choices"])}
-        for value in answers:
-            if value in counts:
-                counts[value] += 1
-        return replace(view, choice_counts=counts, answer=right, share_correct=share)
-    band = (float(right) - tolerance, float(right) + tolerance) if right is not None else None
-    return replace(view, histogram=histogram([float(a) for a in answers], band), answer=right, share_correct=share)
-
-
-def _question(meta: dict[str, str]) -> QuestionView | None:
-    if meta.get("phase") not in ("open", "revealed"):
-        return None
-    is_number = meta["q_kind"] == "number"
-    return QuestionView(question_id=meta["q_id"], kind=meta["q_kind"], choices=tuple(json.loads(meta["q_choices"])),
-                        tolerance=float(meta["q_tolerance"]) if is_number else None,
-                        revealed=meta["phase"] == "revealed")
-
-
-def _stamp(meta: dict[str, str]) -> str:
-    return f"{meta['cid']}.{meta.get('version', '0')}"
-
-
 def _float(text: str | None) -> float:
     try:
         return float(text) if text is not None else -math.inf
     except ValueError:
         return -math.inf
-
-
-def _normal_code(code: object) -> str | None:
-    if not isinstance(code, str):
-        return None
-    normal = unicodedata.normalize("NFKC", code).strip().upper()
-    if len(normal) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in normal):
-        return None
-    return normal
-
-
-def _valid_browser(browser_id: object) -> bool:
-    return isinstance(browser_id, str) and _BROWSER_ID.fullmatch(browser_id) is not None
-
-
-def _token_matches(token: object, stored_hash: str) -> bool:
-    if not isinstance(token, str) or not token or len(token) > 200 or not stored_hash:
-        return False
-    return hmac.compare_digest(_hash_token(token), stored_hash)
-
-
-def _check_place(page: object, slide: object) -> Refused | None:
-    if not isinstance(page, str) or not 0 < len(page) <= PAGE_CHARS:
-        return _refused(Problem.BAD_REQUEST, "The page must be a name of at most 120 characters.")
-    if isinstance(slide, bool) or not isinstance(slide, int) or not 0 <= slide < 10_000:
-        return _refused(Problem.BAD_REQUEST, "The slide must be a whole number ≥ 0.")
-    return None
-
-
-def store_from_env() -> ClassStore:
-    """Redis at ``LMLAB_REDIS_URL`` when set, else the in-process store."""
-    url = os.environ.get("LMLAB_REDIS_URL", "").strip()
-    if url:
-        from server.class_store import RedisClassStore
-
-        return RedisClassStore(url)
-    return InProcessClassStore()
 
 
 _default_lock = threading.Lock()

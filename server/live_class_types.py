@@ -193,3 +193,7 @@ class ClassLimits:
         return cls(ttl_seconds=3600.0 * env_number("LMLAB_CLASS_HOURS", 4.0, minimum=0.1),
                    students_per_class=int(env_number("LMLAB_CLASS_STUDENTS", 300, minimum=1)),
                    classes_per_server=int(env_number("LMLAB_CLASSES", 50, minimum=1)))
+
+
+PAUSED = Refused(Problem.PAUSED, "The class is paused: its shared state cannot be reached just now. Try again shortly.")
+NO_CLASS = Refused(Problem.NO_SUCH_CLASS, "There is no class with this code: it may be mistyped, or the class has ended.")
