@@ -115,16 +115,17 @@ def _student_actions_script():
     import streamlit as st
 
     from server.live_class_types import Advance, Close, OpenQuestion, Reset, Reveal
-    from ui import live_class
+    from server.live_class import live_classes
+    from ui import live_common
 
     code = st.query_params["class"]
-    joined = live_class.live_classes().join(code, live_class.browser_id())
-    st.session_state[live_class.JOINED] = code
+    joined = live_classes().join(code, live_common.browser_id())
+    st.session_state[live_common.JOINED] = code
     st.text(f"joined {joined.ok}")
     for action in (Advance("ngram", 3), OpenQuestion("forged@1", "number", 1.0, 0.5), Reveal(), Reset(), Close()):
-        result = live_class.act(action)
+        result = live_common.act(action)
         st.text(f"{type(action).__name__} {result.ok} {getattr(result, 'problem', '')}")
-    st.text(f"teach {st.session_state.get(live_class.TEACH)!r}")
+    st.text(f"teach {st.session_state.get(live_common.TEACH)!r}")
 
 
 def test_every_instructor_action_from_a_student_session_is_refused(live_class):
