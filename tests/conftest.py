@@ -8,10 +8,9 @@ os.environ.setdefault("TORCH_NUM_THREADS", "1")
 # The longest files first (seconds of one worker here, session 10): with ``--dist loadfile`` a worker
 # takes the next file when it is free, so a long file collected last left the other worker idle at the
 # end. A scheduling hint only: the order of the tests inside a file, and what they check, is unchanged.
-LONG_FILES = ("test_browser.py", "test_deploy.py", "test_deploy_browser.py", "test_offline.py", "test_classroom_load.py",
-              "test_page_lstm.py", "test_teaching_browser.py", "test_instant_pages.py", "test_hostile_inputs.py",
-              "test_pages_apptest.py", "test_page_gradients.py", "test_teaching_export.py", "test_page_controls.py",
-              "test_browser_pages.py")
+LONG_FILES = ("test_browser.py", "test_deploy.py", "test_offline.py", "test_classroom_load.py", "test_page_lstm.py",
+              "test_teaching_browser.py", "test_instant_pages.py", "test_hostile_inputs.py", "test_pages_apptest.py",
+              "test_page_gradients.py", "test_teaching_export.py", "test_page_controls.py", "test_browser_pages.py")
 
 
 def pytest_collection_modifyitems(items) -> None:

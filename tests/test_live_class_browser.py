@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser_server import ROOT, wait_for_app
-from tests.test_live_class import RedisServer, require_redis_server
+from tests.live_class_fixtures import RedisServer, require_redis_server
 
 pytestmark = pytest.mark.browser
 QUESTION = "q-perplexity.from_probs"
