@@ -1,4 +1,8 @@
-"""Running the app in AppTest: the whole app (app.py + sidebar) on a chosen page and language."""
+"""Running the app in AppTest: the whole app (app.py + sidebar) on a chosen page and language.
+
+AppTest knows the app's charts (ui/plotly_element.py, a components-v2 element) as what they are:
+elements of type ``plotly_chart`` whose ``proto.spec`` is the figure's JSON, as ``st.plotly_chart``'s
+were, so ``at.get("plotly_chart")`` finds every chart a page shows (:func:`chart_proto`)."""
 from __future__ import annotations
 
 import base64
@@ -8,10 +12,35 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from streamlit.testing.v1 import AppTest
+from streamlit.proto.BidiComponent_pb2 import BidiComponent
+from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
+from streamlit.testing.v1 import AppTest, element_tree
+
+from ui.plotly_element import NAME as CHART_ELEMENT
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
+
+
+def chart_proto(element: BidiComponent) -> PlotlyChart | None:
+    """The chart an element of ui/plotly_element.py shows, as a PlotlyChart (``spec``: the figure's
+    JSON, ``id``: the element's); None for any other components-v2 element."""
+    if element.component_name != CHART_ELEMENT:
+        return None
+    return PlotlyChart(id=element.id, spec=element.bytes.decode("utf-8"))
+
+
+_unknown_element = element_tree.UnknownElement.__init__
+
+
+def _chart_or_unknown(self, proto, root) -> None:
+    _unknown_element(self, proto, root)
+    chart = chart_proto(self.proto) if self.type == "bidi_component" else None
+    if chart is not None:
+        self.type, self.proto = "plotly_chart", chart
+
+
+element_tree.UnknownElement.__init__ = _chart_or_unknown
 
 
 def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | None = None) -> AppTest:

@@ -16,6 +16,8 @@ import streamlit.testing.v1.local_script_runner as local_runner
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 
+from tests.apptest_helpers import chart_proto
+
 
 @contextmanager
 def sent_messages() -> Iterator[list]:
@@ -36,11 +38,17 @@ def deltas(messages: list) -> list:
 
 
 def elements(messages: list, kind: str) -> list:
-    """The new elements of one type (e.g. "plotly_chart", "metric") among the messages."""
+    """The new elements of one type (e.g. "plotly_chart", "metric") among the messages; the charts of
+    ui/plotly_element.py are "plotly_chart" (tests/apptest_helpers.py's ``chart_proto``)."""
     out = []
     for d in deltas(messages):
-        if d.WhichOneof("type") == "new_element" and d.new_element.WhichOneof("type") == kind:
+        if d.WhichOneof("type") != "new_element":
+            continue
+        found = d.new_element.WhichOneof("type")
+        if found == kind:
             out.append(getattr(d.new_element, kind))
+        elif found == "bidi_component" and kind == "plotly_chart" and chart_proto(d.new_element.bidi_component):
+            out.append(chart_proto(d.new_element.bidi_component))
     return out
 
 

@@ -1,12 +1,18 @@
 """ui/charts.py: a figure is built once per builder and argument values, shared, and never stale."""
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 
 from tests.apptest_helpers import errors, run_page
 from ui import charts
+
+ROOT = Path(__file__).resolve().parents[1]
 
 calls: list[tuple] = []
 
@@ -90,9 +96,74 @@ def test_a_page_shows_the_figures_of_its_own_settings_and_language():
 
 def test_a_cached_figure_carries_its_shown_spec_built_once(monkeypatch):
     built = []
-    real = charts.spec
-    monkeypatch.setattr(charts, "spec", lambda fig: built.append(fig) or real(fig))
+    real = charts.spec_json
+    monkeypatch.setattr(charts, "spec_json", lambda fig: built.append(fig) or real(fig))
     first = charts.chart(bars, np.array([1.0, 2.0]))
     again = charts.chart(bars, np.array([1.0, 2.0]))
     assert again is first and len(built) == 1  # once per figure, not per run that shows it
-    assert first._shown_spec == real(bars(np.array([1.0, 2.0])))
+    assert json.loads(first._shown_json) == charts.spec(bars(np.array([1.0, 2.0])))
+
+
+def _two_charts_and_a_refilled_box():
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    from ui.charts import plot
+
+    n = st.slider("n", 1, 5, 2, key="n")
+    left, right = st.columns(2)
+    plot(go.Figure(go.Bar(y=list(range(n)))), left)
+    plot(go.Figure(go.Scatter(y=[n, 1])), right)
+    box = st.empty()  # filled twice in one run: the second chart takes the first one's place
+    plot(go.Figure(go.Bar(y=[1])), box)
+    plot(go.Figure(go.Bar(y=[2])), box)
+
+
+def test_a_chart_keeps_its_element_when_its_figure_changes(monkeypatch):
+    """The browser updates an element it has (Plotly.react: one draw) and mounts a new one for a new
+    element id (a plot made from scratch): a chart's id must not change with its figure."""
+    from streamlit.testing.v1 import AppTest
+
+    # AppTest leaves its script as __main__: a process spawned later (multiprocessing) would run it
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
+
+    at = AppTest.from_function(_two_charts_and_a_refilled_box).run()
+    assert not errors(at)
+    before = [(chart.proto.id, json.loads(chart.proto.spec)) for chart in at.get("plotly_chart")]
+    at.slider(key="n").set_value(4).run()
+    after = [(chart.proto.id, json.loads(chart.proto.spec)) for chart in at.get("plotly_chart")]
+    assert not errors(at) and len(after) == 3 and len({chart_id for chart_id, _ in after}) == 3
+    assert [chart_id for chart_id, _ in after] == [chart_id for chart_id, _ in before]
+    assert [spec["data"][0]["y"] for _, spec in after] == [[0, 1, 2, 3], [4, 1], [2]]
+    assert [spec["data"][0]["y"] for _, spec in before][:2] == [[0, 1], [2, 1]]
+
+
+@pytest.mark.browser
+def test_a_move_draws_the_chart_once_in_the_browser(browser):
+    """bench/one_slider_app.py in Chromium: each slider move draws the element's chart once, on the
+    plot it has, at its container's width, with Plotly's modebar, and nothing is fetched from another
+    server; st.plotly_chart, counted the same way, made a new plot and drew it twice."""
+    import tests.browser_server  # noqa: F401 - puts bench/ on the path
+    from latency_browser import Tab
+    from streamlit_process import streamlit_process
+
+    with streamlit_process(ROOT, script="bench/one_slider_app.py") as (url, _):
+        counted, elsewhere = {}, []
+        for kind in ("element", "plotly"):
+            tab = Tab(browser)
+            tab.page.on("request", lambda request: None if request.url.startswith((url, "blob:", "data:")) else elsewhere.append(request.url))
+            tab.open(f"{url}/?chart={kind}")
+            counted[kind] = []
+            for step in range(3):
+                tab.draws()
+                tab.move("k", "slider", step)
+                counted[kind].append(tab.draws())
+            drawn = tab.page.evaluate("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+                .map(gd => [gd._fullLayout.width, gd.parentElement.clientWidth, gd._fullLayout.title.text,
+                            gd.querySelectorAll('.modebar-btn[data-title="Download plot as a PNG"]').length])""")
+            tab.close()
+            assert len(drawn) == 1 and drawn[0][0] == drawn[0][1] > 300 and drawn[0][3] == 1, kind
+            assert drawn[0][2] == "Next word, k = 11", kind  # 10 → 11 → 10 → 11
+            assert elsewhere == [], kind
+    assert all(c["draws"] == 1 and c["made"] == 0 and c["calls"] == {"react": 1} for c in counted["element"]), counted
+    assert all(c["draws"] == 2 and c["made"] == 1 for c in counted["plotly"]), counted

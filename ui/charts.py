@@ -5,11 +5,12 @@ data it shows: 30-110 ms of a page's 100-220 ms warm run here, and under a class
 of the time the server's interpreter lock was held went to Plotly (py-spy, ``--gil``). In class
 most students look at the same corpus with the same settings, so a figure is made once and reused.
 
-A cached figure is shared read-only: ``st.plotly_chart`` copies it (``to_dict``) and no page changes
-a figure after building it. Entries go after an hour unused, at 256 entries, or when the server has
+A cached figure is shared read-only: it is shown from the spec JSON built with it, and no page
+changes a figure after building it. Entries go after an hour unused, at 256 entries, or when the server has
 no session left (:func:`forget_figures`, from server/corpus_use.py's ``release_memory``).
 
-Every chart is shown with :func:`plot`: drawn once in the browser, in Streamlit's look (:func:`spec`).
+Every chart is shown with :func:`plot`: in Streamlit's look (:func:`spec`), by ui/plotly_element.py,
+which draws each new figure once in the browser (``st.plotly_chart`` drew it twice, and from scratch).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ import streamlit as st
 from streamlit.runtime.caching.cache_errors import UnhashableParamError
 
 from lmcore.figures.template import inline_template
+from ui import plotly_element
 
 _log = logging.getLogger(__name__)
 THEME = json.loads((Path(__file__).resolve().parents[1] / "assets" / "plotly" / "streamlit_light.json").read_text())
@@ -37,7 +39,7 @@ THEME = json.loads((Path(__file__).resolve().parents[1] / "assets" / "plotly" / 
 @st.cache_resource(show_spinner=False, max_entries=256, ttl=3600)
 def _figure(name: str, key: Hashable, _make: Callable[[], Any]):
     fig = _make()
-    fig._shown_spec = spec(fig)  # built once with the figure (under the cache's lock), read by plot()
+    fig._shown_json = spec_json(fig)  # built once with the figure (under the cache's lock), read by plot()
     return fig
 
 
@@ -63,9 +65,10 @@ def forget_figures() -> None:
 
 
 class _Spec(go.Figure):
-    """A figure spec that ``st.plotly_chart`` sends as it is: Streamlit turns a Figure into the
-    spec it sends with ``to_dict()`` (and validates a plain dict again, adding the default template
-    back), so this Figure's ``to_dict()`` returns the spec. Nothing else of Figure is used."""
+    """A figure spec that ``st.plotly_chart`` sends as it is (bench/one_slider_app.py compares it with
+    the element): Streamlit turns a Figure into the spec it sends with ``to_dict()`` (and validates a
+    plain dict again, adding the default template back), so this Figure's ``to_dict()`` returns the
+    spec. Nothing else of Figure is used."""
 
     def __init__(self, spec: dict) -> None:  # no Figure.__init__: the spec was validated when built
         self._spec = spec
@@ -93,17 +96,23 @@ def spec(fig: go.Figure | dict) -> dict:
     """The spec shown for ``fig`` (a Figure or its ``to_dict()``): Streamlit's light theme written
     into it (no ``layout.template``) and a ``layout.datarevision`` that changes with its content.
 
-    With ``theme=None`` Streamlit's frontend adds no template, and Plotly, given the same figure
-    again when Streamlit re-themes it after drawing, finds nothing changed: each chart is drawn once
-    instead of twice (a template, compared by identity, and data arrays without a datarevision,
-    assumed new, each make Plotly compute and draw it all again)."""
+    ``Plotly.react`` given the next figure compares it with the one drawn: a template is compared by
+    identity (always new), data arrays are compared only when the datarevision changed. With the
+    theme written in and a datarevision, an unchanged chart is not drawn again and a changed one is
+    drawn once."""
     out = _plain(inline_template(fig.to_dict() if isinstance(fig, go.Figure) else fig, THEME))
     out["layout"]["datarevision"] = hashlib.blake2b(plotly.io.to_json(out, validate=False).encode(),
                                                     digest_size=8).hexdigest()
     return out
 
 
+def spec_json(fig: go.Figure | dict) -> bytes:
+    """:func:`spec` as the UTF-8 JSON the chart element is sent."""
+    return plotly.io.to_json(spec(fig), validate=False).encode()
+
+
 def plot(fig: go.Figure | dict, where: Any = None, key: str | None = None) -> None:
-    """Show ``fig`` across the width of ``where`` (``st`` if None), drawn once in the browser."""
-    shown = getattr(fig, "_shown_spec", None) or spec(fig)  # cached figures carry theirs
-    (where or st).plotly_chart(_Spec(shown), theme=None, width="stretch", key=key)
+    """Show ``fig`` across the width of ``where`` (``st`` if None), drawn once in the browser; ``key``
+    (else one naming its place) keeps the same element, and so its plot, from run to run."""
+    shown = getattr(fig, "_shown_json", None) or spec_json(fig)  # cached figures carry theirs
+    plotly_element.show(shown, where, key)

@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 import streamlit.components.v2 as components
+from streamlit.errors import StreamlitDuplicateElementKey
 
 NAME = "lmlab_plotly"
 """The component's name (Streamlit's element ``component_name``)."""
@@ -44,12 +45,24 @@ def place_key(where: Any = None) -> str:
     return "lmlab_plot_" + "_".join(part.strip() for part in path.strip("[]").split(","))
 
 
-def show(spec_json: bytes, where: Any = None, key: str | None = None) -> None:
-    """Show the figure whose spec is ``spec_json`` across the width of ``where`` (``st`` if None);
-    ``key`` (else the place's, :func:`place_key`) keeps the element, and so its plot, from run to run."""
-    key = key or place_key(where)
+def _mount_in(where: Any, spec_json: bytes, key: str | None) -> None:
     if where is None or where is st:
         _mount(data=spec_json, key=key)
     else:
         with where:
             _mount(data=spec_json, key=key)
+
+
+def show(spec_json: bytes, where: Any = None, key: str | None = None) -> None:
+    """Show the figure whose spec is ``spec_json`` across the width of ``where`` (``st`` if None);
+    ``key`` (else the place's, :func:`place_key`) keeps the element, and so its plot, from run to run.
+
+    A second chart written to the same place in one run (an ``st.empty`` filled again) is keyed by
+    its data, as an element without a key is."""
+    if key is not None:
+        _mount_in(where, spec_json, key)
+        return
+    try:
+        _mount_in(where, spec_json, place_key(where))
+    except StreamlitDuplicateElementKey:
+        _mount_in(where, spec_json, None)
