@@ -141,8 +141,9 @@ def test_a_chart_keeps_its_element_when_its_figure_changes(monkeypatch):
 @pytest.mark.browser
 def test_a_move_draws_the_chart_once_in_the_browser(browser):
     """bench/one_slider_app.py in Chromium: each slider move draws the element's chart once, on the
-    plot it has, at its container's width, with Plotly's modebar, and nothing is fetched from another
-    server; st.plotly_chart, counted the same way, made a new plot and drew it twice."""
+    plot it has, at its container's width, with the modebar's PNG export and Fullscreen buttons as
+    st.plotly_chart's, and nothing is fetched from another server; st.plotly_chart, counted the same
+    way, made a new plot and drew it twice."""
     import tests.browser_server  # noqa: F401 - puts bench/ on the path
     from latency_browser import Tab
     from streamlit_process import streamlit_process
@@ -153,6 +154,7 @@ def test_a_move_draws_the_chart_once_in_the_browser(browser):
             tab = Tab(browser)
             tab.page.on("request", lambda request: None if request.url.startswith((url, "blob:", "data:")) else elsewhere.append(request.url))
             tab.open(f"{url}/?chart={kind}")
+            tab.page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg')  # plotly.js loaded and drawn
             counted[kind] = []
             for step in range(3):
                 tab.draws()
@@ -160,9 +162,10 @@ def test_a_move_draws_the_chart_once_in_the_browser(browser):
                 counted[kind].append(tab.draws())
             drawn = tab.page.evaluate("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
                 .map(gd => [gd._fullLayout.width, gd.parentElement.clientWidth, gd._fullLayout.title.text,
-                            gd.querySelectorAll('.modebar-btn[data-title="Download plot as a PNG"]').length])""")
+                            gd.querySelectorAll('.modebar-btn[data-title="Download plot as a PNG"]').length
+                            + gd.querySelectorAll('.modebar-btn[data-title="Fullscreen"]').length])""")
             tab.close()
-            assert len(drawn) == 1 and drawn[0][0] == drawn[0][1] > 300 and drawn[0][3] == 1, kind
+            assert len(drawn) == 1 and drawn[0][0] == drawn[0][1] > 300 and drawn[0][3] == 2, kind
             assert drawn[0][2] == "Next word, k = 11", kind  # 10 → 11 → 10 → 11
             assert elsewhere == [], kind
     assert all(c["draws"] == 1 and c["made"] == 0 and c["calls"] == {"react": 1} for c in counted["element"]), counted

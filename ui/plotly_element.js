@@ -4,18 +4,26 @@
 // UTF-8 JSON bytes), always with the same parentElement. The first call makes the plot at the width
 // its container has by then; each later one hands the new spec to Plotly.react, which diffs it
 // against what is drawn (layout.datarevision tells it whether the data changed) and draws once.
-// A change of the container's width (window resize, a tab shown) relayouts the width alone.
+// A change of the container's width (window resize, a tab shown) relayouts the size alone. The
+// modebar keeps st.plotly_chart's buttons, its Fullscreen one included (the browser's full screen).
 //
 // plotly.js is the copy Streamlit's own frontend ships and serves (its PlotlyChart chunk, which sets
 // window.Plotly when loaded): no other server is asked, and the browser has it cached already.
 
 const PLOTLY_CHUNK = "__PLOTLY_CHUNK__"; // file name under static/js/, written in by ui/plotly_element.py
 const DEFAULT_HEIGHT = 450; // px: Streamlit's for a figure without layout.height
+const FULLSCREEN = {
+  name: "Fullscreen",
+  title: "Fullscreen",
+  icon: {width: 24, height: 24, path: "M7 14H5v5h5v-2H7v-3zm-2-4h2V7h3V5H5v5zm12 7h-3v2h5v-5h-2v3zM14 5v2h3v3h2V5h-5z"},
+  click: (gd) => (document.fullscreenElement ? document.exitFullscreen() : gd.parentElement.requestFullscreen()),
+};
 const CONFIG = { // Streamlit's modebar (st.plotly_chart): no logo, no cloud, no lasso/box select
   displaylogo: false,
   showSendToCloud: false,
   modeBarButtonsToRemove: ["lasso2d", "select2d", "sendChartToCloud"],
-};
+  modeBarButtonsToAdd: document.fullscreenEnabled ? [FULLSCREEN] : [],
+}; // one object: Plotly.react compares configs, the button's click function by identity
 
 let loading = null;
 
@@ -33,8 +41,11 @@ function decode(data) {
   return JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data));
 }
 
-function width(gd) {
-  return Math.floor(gd.parentElement ? gd.parentElement.clientWidth : 0);
+// The plot's size: its box's width (0 in a hidden tab) and the figure's height, or the screen's in full screen.
+function size(gd) {
+  const box = gd.parentElement;
+  const full = document.fullscreenElement === box;
+  return {width: Math.floor(box.clientWidth), height: full ? Math.floor(box.clientHeight) : gd.lmHeight};
 }
 
 // Draws gd.lmNext, then whatever spec arrived meanwhile: one Plotly call at a time per chart.
@@ -47,21 +58,25 @@ async function draw(gd) {
       const spec = gd.lmNext;
       gd.lmNext = null;
       const layout = spec.layout || {};
-      layout.height = layout.height || DEFAULT_HEIGHT;
-      const w = width(gd);
-      if (w > 0) layout.width = w; // else (a hidden tab) Plotly's default; the observer fixes it when shown
-      gd.style.height = `${layout.height}px`;
+      gd.lmHeight = layout.height || DEFAULT_HEIGHT;
+      const {width, height} = size(gd);
+      if (width > 0) layout.width = width; // else (a hidden tab) Plotly's default; the observer fixes it when shown
+      layout.height = height;
+      gd.style.height = `${height}px`;
       await Plotly.react(gd, spec.data || [], layout, CONFIG);
     }
   } finally {
     gd.lmDrawing = false;
   }
+  resize(gd); // the box may have changed size while Plotly drew
 }
 
 function resize(gd) {
-  const w = width(gd);
-  if (w > 0 && gd._fullLayout && !gd.lmDrawing && Math.abs(gd._fullLayout.width - w) >= 1) {
-    window.Plotly.relayout(gd, { width: w });
+  const {width, height} = size(gd);
+  const drawn = gd._fullLayout;
+  if (width > 0 && drawn && !gd.lmDrawing && (Math.abs(drawn.width - width) >= 1 || drawn.height !== height)) {
+    gd.style.height = `${height}px`;
+    window.Plotly.relayout(gd, {width, height});
   }
 }
 
@@ -71,6 +86,7 @@ function mount(parentElement) {
   const box = document.createElement("div");
   box.className = "stPlotlyChart";
   box.dataset.testid = "stPlotlyChart";
+  box.style.backgroundColor = "var(--st-background-color, #fff)"; // in full screen too
   const gd = document.createElement("div");
   gd.className = "lmlab-plot";
   box.appendChild(gd);
@@ -83,6 +99,7 @@ function mount(parentElement) {
 export default function ({ data, parentElement }) {
   const gd = parentElement.querySelector(":scope > .stPlotlyChart > .lmlab-plot") || mount(parentElement);
   gd.lmNext = decode(data);
+  if (!gd._fullLayout) gd.style.height = `${gd.lmNext.layout?.height || DEFAULT_HEIGHT}px`; // its room while plotly.js loads
   draw(gd);
   return () => {
     gd.lmObserver.disconnect();
