@@ -55,6 +55,14 @@ CUT_OFF = """() => {
   }
   return cut;
 }"""
+# Chart titles wider than their plot: Plotly does not wrap a title, and its SVG clips what overflows.
+TITLES_CUT = """() => [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')].flatMap(plot => {
+  const svg = plot.querySelector('svg.main-svg'), title = plot.querySelector('.g-gtitle');
+  if (!svg || !title) return [];
+  const box = svg.getBoundingClientRect(), r = title.getBoundingClientRect();
+  return r.width && (r.left < box.left - 1 || r.right > box.right + 1) ? [title.textContent] : [];
+})"""
+
 
 @pytest.fixture(scope="module")
 def contexts(browser):
@@ -163,6 +171,7 @@ def _last_reveal(page) -> str | None:
 def test_nothing_is_cut_off_on_a_phone(contexts, app_server, stem, lang):
     page = open_page(contexts(PHONE, lang), app_server, stem, f"lang={lang}")
     assert page.evaluate(CUT_OFF) == [], stem
+    assert page.evaluate(TITLES_CUT) == [], stem
     screenshot(page, f"lesson-phone-{stem}-{lang}")
     page.close()
 

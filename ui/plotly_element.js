@@ -49,6 +49,40 @@ function size(gd) {
   return {width: Math.floor(box.clientWidth), height: full ? Math.floor(box.clientHeight) : gd.lmHeight};
 }
 
+// A title wider than its plot (a phone) is broken into lines at spaces (between any two Chinese
+// characters), never inside a tag, and the top margin grows by a line for each line added.
+const WIDE = /[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]/;
+const TAG = /^<\/?(b|i|em|sub|sup|span|a|s|u)\b[^>]*>$/; // Plotly's text tags; any other "<" is text
+const TOKENS = /<\/?(?:b|i|em|sub|sup|span|a|s|u)\b[^>]*>|\s+|[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]|[^<\s\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]+|</g;
+function ems(text) { // the width of plain text in em: a Chinese character 1, anything else about 0.56
+  let em = 0;
+  for (const ch of text) em += WIDE.test(ch) ? 1 : 0.56;
+  return em;
+}
+function fitTitle(layout, original, width) {
+  if (!original || !(width > 0)) return;
+  const {text, top, size} = original;
+  const room = (width - 24) / size; // em
+  const lines = [""];
+  for (const token of text.match(TOKENS) || []) {
+    const line = lines[lines.length - 1] + token;
+    const plain = (line.match(TOKENS) || []).filter((t) => !TAG.test(t)).join("").trim();
+    if (!TAG.test(token) && lines[lines.length - 1].trim() && ems(plain) > room) {
+      if (!/^\s+$/.test(token)) lines.push(token);
+    } else {
+      lines[lines.length - 1] = line;
+    }
+  }
+  layout.title = {...(layout.title || {}), text: lines.map((l) => l.trim()).join("<br>")};
+  layout.margin = {...(layout.margin || {}), t: top + Math.round((lines.length - 1) * size * 1.25)};
+}
+function titleOf(layout) { // what fitTitle starts from: the figure's own title, top margin and title size
+  const title = typeof layout.title === "string" ? {text: layout.title} : layout.title;
+  if (!title || !title.text || title.text.includes("<br>")) return null;
+  const size = (title.font && title.font.size) || ((layout.font && layout.font.size) || 12) * 1.4;
+  return {text: title.text, top: (layout.margin && layout.margin.t) ?? 100, size};
+}
+
 // Draws gd.lmNext, then whatever spec arrived meanwhile: one Plotly call at a time per chart.
 async function draw(gd) {
   if (gd.lmDrawing) return;
@@ -62,6 +96,8 @@ async function draw(gd) {
       gd.lmHeight = layout.height || DEFAULT_HEIGHT;
       const {width, height} = size(gd);
       if (width > 0) layout.width = width; // else (a hidden tab) Plotly's default; the observer fixes it when shown
+      gd.lmTitle = titleOf(layout);
+      fitTitle(layout, gd.lmTitle, width);
       layout.height = height;
       gd.style.height = `${height}px`;
       await Plotly.react(gd, spec.data || [], layout, CONFIG);
@@ -77,7 +113,12 @@ function resize(gd) {
   const drawn = gd._fullLayout;
   if (width > 0 && drawn && !gd.lmDrawing && (Math.abs(drawn.width - width) >= 1 || drawn.height !== height)) {
     gd.style.height = `${height}px`;
-    window.Plotly.relayout(gd, {width, height});
+    const update = {};
+    fitTitle(update, gd.lmTitle, width);
+    if (update.title) Object.assign(update, {"title.text": update.title.text, "margin.t": update.margin.t});
+    delete update.title;
+    delete update.margin;
+    window.Plotly.relayout(gd, {width, height, ...update});
   }
 }
 
@@ -87,6 +128,7 @@ function mount(parentElement) {
   const box = document.createElement("div");
   box.className = "stPlotlyChart";
   box.dataset.testid = "stPlotlyChart";
+  box.style.overflowX = "auto"; // as st.plotly_chart's element box: what a plot cannot fit scrolls in it
   box.style.backgroundColor = "var(--st-background-color, #fff)"; // in full screen too
   const gd = document.createElement("div");
   gd.className = "lmlab-plot";
