@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from server.codecs import decode, encode
-from server.store import TooLarge, _Flight
+from server.store import SingleFlight, TooLarge
 
 V = TypeVar("V")
 log = logging.getLogger(__name__)
@@ -171,6 +171,7 @@ class RedisStore:
         self.budget, self.item_limit = budget, int(budget * item_share)
         self.owner_cap, self.owner_prefix = owner_cap, owner_prefix
         self._redis, self._ns, self._clock, self._on_wait = client, namespace, clock, on_wait
+        self._flight = SingleFlight(on_wait)
         self._wait_seconds, self._lock_ms = wait_seconds, int(lock_seconds * 1000)
         self._default_ttl, self._errors = default_ttl, _redis_errors()
         self._put_script = client.register_script(_PUT)
@@ -179,7 +180,6 @@ class RedisStore:
         self._tagged_script = client.register_script(_TAGGED)
         self._unlock_script = client.register_script(_UNLOCK)
         self._lock = threading.Lock()
-        self._flights: dict[str, _Flight] = {}
         self._local: OrderedDict[str, tuple[bytes, Any, int]] = OrderedDict()  # key -> version, value, size
         self._local_bytes, self._local_budget = 0, budget if local_budget is None else local_budget
 
@@ -244,35 +244,8 @@ class RedisStore:
         found = self.get(key)
         if found is not None:
             return found
-        with self._lock:
-            flight = self._flights.get(key)
-            leader = flight is None
-            if leader:
-                flight = self._flights[key] = _Flight()
-        if not leader:
-            if self._on_wait is not None:
-                self._on_wait(key)
-            flight.done.wait()
-            if flight.abandoned:  # the leader's script was interrupted (not an error): build here
-                return self.get_or_build(key, build, size, tags, ttl)
-            if flight.error is not None:
-                raise flight.error
-            return flight.value
-        try:
-            value = self._build_across_processes(key, build, size, tuple(tags), ttl)
-            flight.value = value
-            return value
-        except Exception as error:
-            flight.error = error
-            raise
-        except BaseException:  # e.g. Streamlit's rerun of the leader's script: no waiter's business
-            flight.abandoned = True
-            raise
-        finally:
-            with self._lock:
-                if self._flights.get(key) is flight:
-                    del self._flights[key]
-            flight.done.set()
+        return self._flight.run(key, lambda: self._build_across_processes(key, build, size, tuple(tags), ttl),
+                                lambda: self.get_or_build(key, build, size, tags, ttl))
 
     def discard(self, key: str) -> bool:
         """Drop ``key``; whether it was there."""

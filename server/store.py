@@ -78,6 +78,53 @@ class _Flight:
         self.abandoned = False
 
 
+class SingleFlight:
+    """At most one build per key at a time in this process; the callers that ask meanwhile wait for it.
+
+    Waiters share the build's value; if it raises (say :class:`TooLarge`), every one of them gets
+    that exception, and nothing is built again until a later call. A build interrupted by what is
+    not an error (a ``BaseException`` such as Streamlit's rerun of the leader's script, which is no
+    other session's business) is abandoned: each waiter then calls its ``again``. ``on_wait`` is
+    called with the key each time a caller joins a build in flight (monitoring, tests)."""
+
+    def __init__(self, on_wait: Callable[[str], None] | None = None) -> None:
+        self._on_wait = on_wait
+        self._lock = threading.Lock()
+        self._flights: dict[str, _Flight] = {}
+
+    def run(self, key: str, build: Callable[[], V], again: Callable[[], V]) -> V:
+        """``build()``, or the value (or exception) of the build of ``key`` in flight; ``again()`` if
+        that build was abandoned."""
+        with self._lock:
+            flight = self._flights.get(key)
+            leader = flight is None
+            if leader:
+                flight = self._flights[key] = _Flight()
+        if not leader:
+            if self._on_wait is not None:
+                self._on_wait(key)
+            flight.done.wait()
+            if flight.abandoned:
+                return again()
+            if flight.error is not None:
+                raise flight.error
+            return flight.value
+        try:
+            flight.value = build()
+            return flight.value
+        except Exception as error:
+            flight.error = error
+            raise
+        except BaseException:
+            flight.abandoned = True
+            raise
+        finally:
+            with self._lock:
+                if self._flights.get(key) is flight:
+                    del self._flights[key]
+            flight.done.set()
+
+
 class InProcessStore:
     """The in-process back end of :class:`Store`: live objects, LRU eviction by size, thread-safe.
 
@@ -87,12 +134,12 @@ class InProcessStore:
 
     def __init__(self, budget: int, item_share: float = 0.5, clock: Callable[[], float] = time.monotonic,
                  on_wait: Callable[[str], None] | None = None) -> None:
-        self.budget, self.item_limit, self._clock, self._on_wait = budget, int(budget * item_share), clock, on_wait
+        self.budget, self.item_limit, self._clock = budget, int(budget * item_share), clock
         self._lock = threading.Lock()
         self._items: OrderedDict[str, tuple[Any, int, float | None]] = OrderedDict()  # value, size, expiry
         self._tags: dict[str, tuple[str, ...]] = {}  # key -> its tags
         self._by_tag: dict[str, dict[str, None]] = {}  # tag -> its keys, in the order they were put
-        self._flights: dict[str, _Flight] = {}
+        self._flight = SingleFlight(on_wait)
         self._bytes = 0
 
     @property
@@ -141,40 +188,27 @@ class InProcessStore:
         until a later call. A build interrupted by what is not an error (a ``BaseException`` such
         as Streamlit's rerun of the leader's script, which is no other session's business) is
         abandoned: one of its waiters builds again."""
+        found = self._found(key)
+        return found[0] if found is not None else self._flight.run(
+            key, lambda: self._build(key, build, size, tags, ttl), lambda: self.get_or_build(key, build, size, tags, ttl))
+
+    def _found(self, key: str) -> tuple | None:
+        """(value,) if ``key`` is stored and live (now the most recently used), else None."""
         with self._lock:
             found = self._live(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                return found[0]
-            flight = self._flights.get(key)
-            leader = flight is None
-            if leader:
-                flight = self._flights[key] = _Flight()
-        if not leader:
-            if self._on_wait is not None:
-                self._on_wait(key)
-            flight.done.wait()
-            if flight.abandoned:
-                return self.get_or_build(key, build, size, tags, ttl)
-            if flight.error is not None:
-                raise flight.error
-            return flight.value
-        try:
-            value = build()
-            self.put(key, value, size(value), tags, ttl)
-            flight.value = value
-            return value
-        except Exception as error:
-            flight.error = error
-            raise
-        except BaseException:
-            flight.abandoned = True
-            raise
-        finally:
-            with self._lock:
-                if self._flights.get(key) is flight:
-                    del self._flights[key]
-            flight.done.set()
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return (found[0],)
+
+    def _build(self, key: str, build: Callable[[], V], size: Callable[[V], int], tags: Iterable[str],
+               ttl: float | None) -> V:
+        found = self._found(key)  # put by a build that ended between our look and our flight
+        if found is not None:
+            return found[0]
+        value = build()
+        self.put(key, value, size(value), tags, ttl)
+        return value
 
     def discard(self, key: str) -> bool:
         """Drop ``key``; whether it was there."""
