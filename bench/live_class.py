@@ -59,6 +59,7 @@ class Lesson:
         self.to_projector: list[float] = []
         self.sent = self.counted = self.refused = 0
         self.not_moved = 0
+        self.per_slide: dict[str, list[float]] = {}
 
     # ------------------------------------------------------------------ steps
     async def join(self, chromium) -> None:
@@ -107,6 +108,7 @@ class Lesson:
             await student.until(lambda s=student: s.follow_at is not None, max(1.0, start + 30 - time.monotonic()))
         moved = [s.follow_at - start for s in live if s.follow_at is not None]
         self.follow += moved
+        self.per_slide[slide] = moved
         self.not_moved += len(live) - len(moved)
         for result in await asyncio.gather(*tasks, return_exceptions=True):
             if isinstance(result, float):
@@ -227,8 +229,10 @@ class Lesson:
                  ("follow_p50_ms", ms(follow_all, 50)), ("follow_p95_ms", ms(follow_all, 95)),
                  ("follow_max_ms", ms(follow_all, 100)), ("follow_n", str(len(follow_all))),
                  ("follow_browser_p50_p95_ms", f"{ms(self.follow_browser, 50)} {ms(self.follow_browser, 95)}"),
-                 ("follow_missed", str(self.not_moved)),
-                 ("errors", str(sum(self.rec.errors.values())))]
+                 ("follow_missed", str(self.not_moved))]
+        lines += [(f"follow_ws_{slide}_p50_p95_n", f"{ms(values, 50)} {ms(values, 95)} {len(values)}")
+                  for slide, values in self.per_slide.items()]
+        lines.append(("errors", str(sum(self.rec.errors.values()))))
         lines += [(f"errors_{kind}", str(n)) for kind, n in sorted(self.rec.errors.items())]
         lines += [(k, v) for k, v in self.out.items() if k != "joined"]
         lines.append(("server_log_tracebacks", str(self.serve.tracebacks())))
