@@ -41,6 +41,7 @@ PAGE, URL_PATH = "chain_rule", "perplexity"
 SLIDES = ["sentence", "q-perplexity.top_token", "chain", "q-perplexity.from_probs", "perplexity", "q-perplexity.guess"]
 PHONE, LAPTOP = (390, 844), (1280, 720)
 JOINS_AT_ONCE = 6  # students opening the join link at the same moment
+PROJECTOR_TIMEOUT = 60.0  # seconds for the projector's page to run after Next or Reveal
 
 
 class Lesson:
@@ -102,7 +103,10 @@ class Lesson:
             student.follow_target, student.follow_at = slide, None
         start = time.monotonic()
         tasks = [asyncio.create_task(b.wait_slide(slide, start)) for b in self.browsers if b.page is not None]
-        await self.projector.press("lmlab-next")
+        try:
+            await self.projector.press("lmlab-next", PROJECTOR_TIMEOUT)
+        except (SettleTimeout, ConnectionError) as error:  # counted; the students may have moved anyway
+            self.rec.error(0, "projector", f"Next: {type(error).__name__}: {error}"[:300])
         live = [s for s in self.students if not s.closing]
         for student in live:
             await student.until(lambda s=student: s.follow_at is not None, max(1.0, start + 30 - time.monotonic()))
@@ -159,7 +163,7 @@ class Lesson:
             if shown is not None:
                 self.to_projector.append(shown - when)
         try:
-            await self.projector.press("lmlab-live-reveal")
+            await self.projector.press("lmlab-live-reveal", PROJECTOR_TIMEOUT)
         except (SettleTimeout, ConnectionError) as error:
             self.rec.error(0, "reveal", f"{type(error).__name__}: {error}"[:300])
 

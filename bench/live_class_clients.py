@@ -140,12 +140,12 @@ class LiveWs(WsStudent):
                          or (self.paused_at is not None and self.paused_at >= sent), ANSWER_BOX_WAIT)
         return sent, self.taken_at is not None and self.taken_at >= sent
 
-    async def press(self, key: str) -> float:
+    async def press(self, key: str, timeout: float | None = None) -> float:
         """Press a button once the page is not in a full run (its widgets are drawn anew then)."""
         await self.quiet()
         if not await self.until(lambda: self.has_widget(key), ANSWER_BOX_WAIT):
             raise SettleTimeout(f"no button {key!r} on {self.page_name()}")
-        return await self.click(key)
+        return await self.click(key, timeout)
 
 
 class Projector(LiveWs):
