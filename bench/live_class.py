@@ -37,7 +37,7 @@ from classroom_common import Recorder, SettleTimeout, percentile  # noqa: E402
 from live_class_clients import ANSWER_BOX_WAIT, PAUSED, LiveBrowser, LiveWs, Projector, launch_chromium  # noqa: E402
 from live_class_stack import Serve  # noqa: E402
 
-PAGE, URL_PATH = "chain_rule", "perplexity"
+URL_PATH = "perplexity"  # the chain-rule lesson
 SLIDES = ["sentence", "q-perplexity.top_token", "chain", "q-perplexity.from_probs", "perplexity", "q-perplexity.guess"]
 PHONE, LAPTOP = (390, 844), (1280, 720)
 JOINS_AT_ONCE = 6  # students opening the join link at the same moment
