@@ -73,8 +73,8 @@ class WsStudent(PageShown):
         self.reader: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ connection
-    async def connect(self, url_path: str, lang: str) -> float:
-        """Open the app at ``/url_path?lang=...`` like a browser tab; returns the settle time."""
+    async def connect(self, url_path: str, lang: str, query: str = "") -> float:
+        """Open the app at ``/url_path?lang=...`` (then ``&query``) like a browser tab; returns the settle time."""
         start = time.monotonic()
         for path in ("/", "/_stcore/health"):
             response = await asyncio.to_thread(self.http.get, self.base + path, timeout=60)
@@ -89,7 +89,7 @@ class WsStudent(PageShown):
             additional_headers={"Cookie": cookies, "Origin": f"{parts.scheme}://{parts.netloc}"},
             max_size=None, open_timeout=60, ping_interval=None)
         self.reader = asyncio.create_task(self._read())
-        await self._rerun(page_name=url_path, query=f"lang={lang}")
+        await self._rerun(page_name=url_path, query=f"lang={lang}" + (f"&{query}" if query else ""))
         return time.monotonic() - start
 
     async def close(self) -> None:

@@ -46,21 +46,28 @@ def start_redis(folder: str) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                 "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
+    wait_for_ping(process, port)
+    return process, f"redis://127.0.0.1:{port}/0"
+
+
+def wait_for_ping(process: subprocess.Popen, port: int) -> None:
+    """Wait (30 s at most) until the redis-server ``process`` on ``port`` answers PING (loaded its data)."""
     import redis
 
     client = redis.Redis(port=port, socket_connect_timeout=1)
     deadline = time.monotonic() + 30
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError(f"redis-server did not start on port {port}") from None
-            time.sleep(0.05)
-    client.close()
-    return process, f"redis://127.0.0.1:{port}/0"
+    try:
+        while True:
+            try:
+                client.ping()
+                return
+            except (redis.ConnectionError, redis.exceptions.BusyLoadingError):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
+                    raise RuntimeError(f"redis-server did not start on port {port}") from None
+                time.sleep(0.05)
+    finally:
+        client.close()
 
 
 @pytest.fixture(scope="session")

@@ -170,3 +170,36 @@ def test_a_move_draws_the_chart_once_in_the_browser(browser):
             assert elsewhere == [], kind
     assert all(c["draws"] == 1 and c["made"] == 0 and c["calls"] == {"react": 1} for c in counted["element"]), counted
     assert all(c["draws"] == 2 and c["made"] == 1 for c in counted["plotly"]), counted
+
+
+def test_a_cached_figure_is_styled_for_the_projector_once_by_one_thread():
+    """A class on one slide: every page run (many threads at once) gets the one styled copy."""
+    import threading
+    import time
+
+    from lmcore.teaching.projector import projector_figure
+
+    fig = charts.chart(bars, np.array([1.0, 2.0]))
+    styled: list[int] = []
+    start = threading.Barrier(4)
+
+    def style(f):
+        styled.append(1)
+        time.sleep(0.05)  # while another thread asks for it too
+        return projector_figure(f)
+
+    got: list = []
+
+    def page_run():
+        start.wait(5)
+        got.append(charts.styled_once(fig, style))
+
+    threads = [threading.Thread(target=page_run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(styled) == 1 and len(got) == 4 and all(g is got[0] for g in got)
+    assert json.loads(got[0]._shown_json) == charts.spec(projector_figure(fig))
+    uncached = bars(np.array([3.0]))
+    assert charts.styled_once(uncached, style) is not charts.styled_once(uncached, style)  # not kept

@@ -177,3 +177,23 @@ def test_margins_already_fit_so_plotly_draws_once(page, name, make):
                          "return {l: s.l, r: s.r, t: s.t, b: s.b}; }")
     widened = {side: round(px) for side, px in size.items() if px > (getattr(given, side) or 0) + 0.5}
     assert widened == {}, (name, widened, given)
+
+
+@pytest.mark.parametrize("answer", [0.02, 1.48])
+def test_the_live_answer_label_fits_beside_its_line_on_the_projector(page, answer):
+    """The revealed answer's label on the projector (1280×720: the chart ~1200 px wide), the answer
+    near either edge: the label stays inside the plot, and the x axis still spans the answers only
+    (a label written to the right of an answer near the right edge made Plotly stretch the axis to
+    fit it: a third of the chart empty, the bars squeezed)."""
+    from lmcore.figures.live import live_histogram
+    from lmcore.teaching.projector import projector_figure
+
+    fig = projector_figure(live_histogram([0.0, 0.5, 1.0, 1.5], [2, 5, 1], (answer - 0.01, answer + 0.01), answer),
+                           height=400)
+    draw(page, fig, 1200)
+    [label] = [t for t in boxes(page, ".annotation-text") if t["text"].startswith("answer")]
+    plot = page.evaluate("() => { const b = document.querySelector('.bglayer rect').getBoundingClientRect();"
+                         " return {x0: b.left, x1: b.right}; }")
+    low, high = page.evaluate("() => document.getElementById('plot')._fullLayout.xaxis.range")
+    assert plot["x0"] <= label["x0"] and label["x1"] <= plot["x1"], (label, plot)
+    assert -0.1 <= low and high <= 1.6, (low, high)

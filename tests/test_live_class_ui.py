@@ -199,3 +199,32 @@ def test_the_instructor_link_takes_the_class_over_and_leaves_the_address_bar():
         assert [b for b in at.button if b.key == "lmlab-live-end"], "the instructor's bar is shown"
     finally:
         classes.instructor_action(started.code, started.token, 2**52, Close())
+
+
+def test_the_projectors_answers_and_a_students_box_poll_often_enough(monkeypatch):
+    """Issue 37's targets: an answer on the projector within 1 s, the instructor's slide on a student's
+    page within 2 s (p95, bench/live_class.py): the projector's answers poll every 0.5 s at most, a
+    student's live box every second at most (the wait for a poll, plus the run)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    intervals: list[float] = []
+    real = ScriptRunContext.enqueue
+
+    def spy(self, msg):
+        if msg.WhichOneof("type") == "auto_rerun":
+            intervals.append(msg.auto_rerun.interval)
+        return real(self, msg)
+
+    monkeypatch.setattr(ScriptRunContext, "enqueue", spy)
+    classes = live_classes()
+    started = classes.start_class("corpus", 1)  # a question slide
+    try:
+        instructor = run_page("home", query={"class": started.code, "teach": started.token})
+        assert not errors(instructor) and instructor.query_params.get("slide") == "q-corpus.oov"
+        projector, intervals[:] = list(intervals), []
+        student = _join(run_page("home", query={"class": started.code}))
+        assert not errors(student) and student.query_params.get("slide") == "q-corpus.oov"
+        assert projector and min(projector) <= 0.5, projector
+        assert intervals and max(intervals) <= 1.0, intervals
+    finally:
+        classes.instructor_action(started.code, started.token, 2**52, Close())

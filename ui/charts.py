@@ -18,6 +18,7 @@ import base64
 import hashlib
 import json
 import logging
+import threading
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,26 @@ def _figure(name: str, key: Hashable, _make: Callable[[], Any]):
     fig = _make()
     fig._shown_json = spec_json(fig)  # built once with the figure (under the cache's lock), read by plot()
     return fig
+
+
+_styling = threading.Lock()
+
+
+def styled_once(fig: go.Figure | dict, style: Callable[[Any], go.Figure]) -> go.Figure:
+    """``style(fig)``, the projector's copy (the one style kept: pass no other). For a cached figure (:func:`chart`) made once, by one
+    thread, with its spec, and kept with it: a class of students on one slide shares it instead of
+    each page run copying, restyling and serialising the figure again. Any other figure: styled anew."""
+    if getattr(fig, "_shown_json", None) is None:
+        return style(fig)
+    kept = getattr(fig, "_styled", None)
+    if kept is None:
+        with _styling:
+            kept = getattr(fig, "_styled", None)
+            if kept is None:
+                kept = style(fig)
+                kept._shown_json = spec_json(kept)
+                fig._styled = kept
+    return kept
 
 
 def keyed_figure(name: str, key: tuple, make: Callable[[], Any]):

@@ -26,7 +26,13 @@ FOLLOW_WIDGET = "lmlab-live-follow"
 AT = "live_at"  # where the class last moved this student: (page, slide name)
 HERE = "live_here"  # the page this run shows
 LOCAL = "live_local_questions"  # question id → this session's Question (for choice labels)
-POLL_SECONDS = 2.0
+POLL_SECONDS = 2.0  # the instructor's bar (joined count, who)
+# A student's live box: a move of the instructor reaches a page within this (plus the page's run):
+# issue 37 asks for the new slide within 2 s at p95. One idle poll is one small read (student_poll).
+STUDENT_POLL_SECONDS = 1.0
+# The projector's answers: a new answer shows within this (plus the run); issue 37 asks for 1 s at p95.
+# One session polls it, on a question slide only.
+RESULTS_POLL_SECONDS = 0.5
 LETTERS = "ABCDEFGHIJKL"
 
 

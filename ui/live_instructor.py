@@ -13,7 +13,7 @@ from server.live_class import live_classes
 from server.live_class_types import (Accepted, Advance, Close, ProjectorView, Refused, Reset, Reveal,
                                      Status)
 from ui.state import lang, tr
-from ui.live_common import (FOLLOW, JOINED, LETTERS, LOCAL, NOTICE, POLL_SECONDS, SENT, SHOW_JOIN, TEACH, VIEW, act,
+from ui.live_common import (FOLLOW, JOINED, LETTERS, LOCAL, NOTICE, POLL_SECONDS, RESULTS_POLL_SECONDS, SENT, SHOW_JOIN, TEACH, VIEW, act,
                             join_url, message, open_question, place_of, question_id, start)
 
 
@@ -141,7 +141,7 @@ def _prompt(q: Question, title: str, letters: bool = True) -> None:
         st.caption(q.tolerance.describe(language))
 
 
-@st.fragment(run_every=POLL_SECONDS)
+@st.fragment(run_every=RESULTS_POLL_SECONDS)
 def _results(q: Question, place: tuple[str, int]) -> None:
     teach = st.session_state.get(TEACH)
     if teach is None:

@@ -8,7 +8,7 @@ import streamlit as st
 from server.live_class import live_classes
 from server.live_class_types import (Refused, Status, StudentView)
 from ui.state import md_text, tr
-from ui.live_common import (AT, FOLLOW, FOLLOW_WIDGET, JOINED, LOCAL, NOTICE, POLL_SECONDS, VIEW, answer_text,
+from ui.live_common import (AT, FOLLOW, FOLLOW_WIDGET, JOINED, LOCAL, NOTICE, STUDENT_POLL_SECONDS, VIEW, answer_text,
                             browser_id, choice_labels, go, current_place, message, place_of)
 
 
@@ -93,7 +93,7 @@ def _follow(view: StudentView, code: str) -> None:
     st.session_state[FOLLOW] = False  # the student went somewhere else: exploring
 
 
-@st.fragment(run_every=POLL_SECONDS)
+@st.fragment(run_every=STUDENT_POLL_SECONDS)
 def student_live() -> None:
     code = st.session_state.get(JOINED)
     if not code:

@@ -33,7 +33,7 @@ from lmcore.teaching.course import (COURSE, LESSON_OF, QUESTIONS_PART, PageLesso
                                     slide_param)
 from lmcore.teaching.export import SLIDE, ExportError, export_name, figure_image
 from lmcore.teaching.projector import projector_figure
-from ui.charts import plot
+from ui.charts import plot, styled_once
 from ui import live_class
 from ui.sections import keep_widget_values, show_parts
 from ui.tables import text_table
@@ -124,7 +124,9 @@ def _projector_to_address() -> None:
 
 def styled(fig, projector: bool):
     """The figure as shown: projector fonts in projector view, unchanged otherwise."""
-    return projector_figure(fig if isinstance(fig, go.Figure) else go.Figure(fig)) if projector else fig
+    if not projector:
+        return fig
+    return styled_once(fig, lambda f: projector_figure(f if isinstance(f, go.Figure) else go.Figure(f)))
 
 
 def lesson_link(where, lesson: PageLesson, number: int, slide: str | None = None) -> None:

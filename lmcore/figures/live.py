@@ -37,7 +37,8 @@ def live_histogram(edges: Sequence[float], counts: Sequence[int], band: tuple[fl
         half = f"{(band[1] - band[0]) / 2:.3g}" if band is not None else "0"
         fig.add_vline(x=answer, line_color=RIGHT_COLOUR, line_width=3,
                       annotation_text=plotly_text(t("live.fig.answer", lang, answer=f"{answer:.4g}", band=half)),
-                      annotation_position="top right")
+                      # the label on the side with room: beside an answer near the right edge it was cut off
+                      annotation_position="top left" if answer > (edges[0] + edges[-1]) / 2 else "top right")
     return _layout(fig, sum(counts), lang, t("live.fig.x", lang))
 
 

@@ -6,6 +6,8 @@ Existing larger sizes are kept; margins are made room for (automargin, a taller 
 """
 from __future__ import annotations
 
+import threading
+
 import plotly.graph_objects as go
 
 from lmcore.figures.upright import NAME as UPRIGHT
@@ -13,6 +15,10 @@ from lmcore.figures.upright import tick_room_scale
 
 TICK, AXIS_TITLE, TITLE, LEGEND, HOVER, TEXT = 18, 20, 24, 18, 18, 18
 MIN_HEIGHT = 460
+# Plotly's Figure(fig) takes each trace's "type" out of ``fig`` for a moment and puts it back: a figure
+# shared by sessions (ui/charts.py caches them) copied by two threads at once made one of them build a
+# scatter of a bar's properties (ValueError: textposition 'outside', seen under a live class of 60).
+_COPYING = threading.Lock()
 
 
 def _at_least(current: float | None, size: float) -> float:
@@ -21,7 +27,8 @@ def _at_least(current: float | None, size: float) -> float:
 
 def projector_figure(fig: go.Figure, scale: float = 1.0, height: int | None = None) -> go.Figure:
     """A copy of ``fig`` with projector font sizes (× ``scale``); ``height`` if given, else ≥ 460·scale."""
-    out = go.Figure(fig)
+    with _COPYING:
+        out = go.Figure(fig)
     s = lambda size: round(size * scale)  # noqa: E731
     layout = out.layout
     out.update_layout(
