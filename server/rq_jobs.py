@@ -1,8 +1,7 @@
 """Training on a distributed queue: RQ (a Redis-backed job queue) behind the scheduler's interface.
 
 With ``LMLAB_REDIS_URL`` set, ``server.job_queue.scheduler`` is a :class:`QueueScheduler`: a Train
-button's :class:`~server.scheduler.JobSpec` becomes an RQ job on the ``lmlab`` queue (a page's
-automatic run, on the ``lmlab-auto`` queue), run by
+button's :class:`~server.scheduler.JobSpec` becomes an RQ job on the ``lmlab`` queue, run by
 ``python -m server.worker`` processes on any machine that reaches the Redis (``server.worker``). The
 pages see what they saw with the in-process scheduler (:class:`RemoteJob` has the attributes of
 :class:`~server.scheduler.Job`, read live from Redis): place in queue and an estimate, progress, Stop,
@@ -10,8 +9,13 @@ a time cap, the result for its owner. The rules kept across processes:
 
 - one active job per owner and kind (asking again returns it; an owner's click replaces a page's
   automatic run, a page's next automatic run replaces a queued one: ``server.scheduler.replaces``);
-- clicks before automatic work: a worker listens to ``lmlab`` before ``lmlab-auto`` (RQ takes a job
-  from the first queue of its list that has one), so a Train click waits only for other clicks;
+- clicks before automatic work: a click is put at the front of the queue (RQ ``at_front``), a page's
+  automatic run at its back, so a Train click waits only for other clicks (the one waiting click
+  that came last goes first: unlike the in-process scheduler, RQ cannot insert a job in the middle).
+  One queue, not one per priority: a worker that serves one queue takes a job with Redis's atomic
+  BLMOVE into RQ's intermediate queue, so a worker killed right after taking a job does not lose it;
+  a worker of several queues pops with BLPOP, and a job taken the moment before its worker died is
+  in no queue and no registry, for good (rq/rq#1716; the multi-host drill lost one so);
 - one *running* job per owner: a job submitted while the owner has another one active depends on it
   (RQ ``depends_on``), so it starts when that one has ended, however it ended. A click depends only
   on the owner's running job and queued clicks; the owner's automatic runs still waiting are queued
@@ -37,9 +41,7 @@ from typing import Any
 
 from server.scheduler import ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobSpec, SchedulerBusy, replaces
 
-QUEUE_NAME = "lmlab"  # the owners' clicks
-AUTO_QUEUE_NAME = "lmlab-auto"  # the pages' automatic runs: a worker takes them when no click waits
-QUEUE_NAMES = (QUEUE_NAME, AUTO_QUEUE_NAME)  # a worker's queues, in priority order
+QUEUE_NAME = "lmlab"  # clicks at its front, the pages' automatic runs at its back
 PREFIX = "lmlab:job:"
 HARD_CAP_MARGIN = 60  # seconds past the time cap before RQ kills a run that did not stop itself
 KEEP_SECONDS = 1800  # finished jobs are kept this long for their owner (as the in-process scheduler does)
@@ -118,7 +120,7 @@ class RemoteJob:
             return None
         latest = job.latest_result()
         text = (latest.exc_string if latest is not None else "") or ""
-        if "AbandonedJobError" in text:
+        if "AbandonedJobError" in text or "stuck in intermediate queue" in text:  # its worker died
             return ABANDONED
         return text.strip().splitlines()[-1] if text.strip() else "failed"
 
@@ -152,7 +154,6 @@ class QueueScheduler:
         self.redis, self.time_cap, self.max_queue, self.per_owner = client, time_cap, max_queue, per_owner
         self.retries = retries  # a run whose worker died is tried again this many times, then reported failed
         self.queue = Queue(QUEUE_NAME, connection=client)
-        self.auto_queue = Queue(AUTO_QUEUE_NAME, connection=client)
         self._cleaned = 0.0
 
     @classmethod
@@ -168,7 +169,7 @@ class QueueScheduler:
         current = next((j for j in mine if j.kind == spec.kind), None)
         if current is not None and not replaces(current, spec, automatic):
             return current
-        waiting = self.queue.count + self.auto_queue.count
+        waiting = self.queue.count
         if len(mine) >= self.per_owner or waiting >= self.max_queue:
             raise SchedulerBusy(f"{waiting} runs are waiting")
         if current is not None:
@@ -212,10 +213,10 @@ class QueueScheduler:
         from rq.job import Dependency
 
         depends = Dependency(jobs=[after], allow_failure=True, enqueue_at_front=not job.automatic) if after else None
-        (self.auto_queue if job.automatic else self.queue).enqueue_call(
+        self.queue.enqueue_call(
             "server.worker.run_job", args=(job.id, job.owner, job.kind, job.params, self.time_cap), job_id=job.id,
             timeout=int(self.time_cap) + HARD_CAP_MARGIN, result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS,
-            retry=Retry(max=self.retries) if self.retries else None, depends_on=depends)
+            retry=Retry(max=self.retries) if self.retries else None, depends_on=depends, at_front=not job.automatic)
 
     def _rechain(self, owner: str, new: RemoteJob | None = None) -> None:
         """One running job per owner, clicks first: the owner's waiting jobs (and ``new``) form one
@@ -243,21 +244,20 @@ class QueueScheduler:
 
     def stop_automatic_of(self, left) -> list[RemoteJob]:
         """Stop every active automatic run whose owner has ``left`` (a predicate on owners); the jobs
-        stopped. The automatic runs are those on the ``lmlab-auto`` queue: waiting, waiting for the
-        owner's other run (deferred), or running."""
+        stopped: waiting, waiting for the owner's other run (deferred), or running."""
         from rq.registry import DeferredJobRegistry, StartedJobRegistry
 
-        ids = set(self.auto_queue.get_job_ids())
-        ids |= set(DeferredJobRegistry(queue=self.auto_queue).get_job_ids())
-        ids |= set(StartedJobRegistry(queue=self.auto_queue).get_job_ids())
+        ids = set(self.queue.get_job_ids())
+        ids |= set(DeferredJobRegistry(queue=self.queue).get_job_ids())
+        ids |= set(StartedJobRegistry(queue=self.queue).get_job_ids())
         ids = sorted(ids)
         with self.redis.pipeline() as pipe:
             for job_id in ids:
-                pipe.hget(PREFIX + job_id, "owner")
-            owners = pipe.execute()
+                pipe.hmget(PREFIX + job_id, "owner", "automatic")
+            records = pipe.execute()
         stopped = []
-        for job_id, owner in zip(ids, owners):
-            if owner is None or not left(owner.decode()):
+        for job_id, (owner, automatic) in zip(ids, records):
+            if owner is None or automatic != b"1" or not left(owner.decode()):
                 continue
             job = next((j for j in self.jobs_of(owner.decode()) if j.id == job_id), None)
             if job is not None and job.active and not job.stop_requested:
@@ -300,15 +300,12 @@ class QueueScheduler:
         return next((j for j in self.jobs_of(owner) if j.active and (kind is None or j.kind == kind)), None)
 
     def position(self, job: RemoteJob) -> int:
-        """Runs ahead of a queued job: those before it on its queue (and, for an automatic run, every
-        waiting click), or 1 while it waits for the owner's own run."""
+        """Runs ahead of a queued job: those before it on the queue, or 1 while it waits for the
+        owner's own run."""
         if job.state != QUEUED:
             return 0
-        queue = self.auto_queue if job.automatic else self.queue
-        place = queue.get_job_position(job.id)
-        if place is None:
-            return 1
-        return place + (self.queue.count if job.automatic else 0)
+        place = self.queue.get_job_position(job.id)
+        return place if place is not None else 1
 
     def eta(self, job: RemoteJob) -> float:
         """Seconds until a queued job starts: the estimates ahead of it shared among the workers."""
@@ -325,5 +322,4 @@ class QueueScheduler:
         self._cleaned = time.monotonic()
         from rq.registry import StartedJobRegistry
 
-        for queue in (self.queue, self.auto_queue):
-            StartedJobRegistry(queue=queue).cleanup()
+        StartedJobRegistry(queue=self.queue).cleanup()

@@ -22,7 +22,7 @@ import sys
 import time
 from typing import Any
 
-from server.rq_jobs import PREFIX, QUEUE_NAMES
+from server.rq_jobs import PREFIX, QUEUE_NAME
 
 MONITOR_SECONDS = 5  # how often a worker renews a running job's heartbeat
 HEARTBEAT_MARGIN = 10  # seconds past the next expected heartbeat before a job counts as abandoned
@@ -76,8 +76,8 @@ def run_job(job_id: str, owner: str, kind: str, params: dict[str, Any], time_cap
 
 
 def make_worker(client, name: str | None = None):
-    """An RQ worker of the ``lmlab`` queue (clicks), then ``lmlab-auto`` (the pages' automatic runs:
-    RQ takes from the first queue of the list that has a job), with the timings above."""
+    """An RQ worker of the ``lmlab`` queue (one queue: RQ then takes a job atomically into its
+    intermediate queue, so a worker killed at that moment loses nothing) with the timings above."""
     from rq import Queue, Worker
 
     class LabWorker(Worker):
@@ -86,7 +86,7 @@ def make_worker(client, name: str | None = None):
 
     # worker_ttl: an idle worker waits for a job at most worker_ttl - 15 s at a time, then does its
     # maintenance (finding abandoned jobs) if MAINTENANCE_SECONDS have passed; RQ's default waits 405 s.
-    return LabWorker([Queue(name, connection=client) for name in QUEUE_NAMES], connection=client, name=name,
+    return LabWorker([Queue(QUEUE_NAME, connection=client)], connection=client, name=name,
                      job_monitoring_interval=MONITOR_SECONDS, maintenance_interval=MAINTENANCE_SECONDS,
                      worker_ttl=MAINTENANCE_SECONDS + 16)
 
