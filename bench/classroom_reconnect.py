@@ -88,8 +88,10 @@ class ReconnectingStudent(WsStudent):
         """Run one action; after a dropped websocket, reconnect and go on (the action is lost: None)."""
         try:
             return await action(*args, **kwargs)
-        except (ConnectionError, OSError):
-            if self.user_closed or self.gave_up or not self.closing or not await self.reconnect():
+        except (ConnectionError, OSError) as error:
+            if isinstance(error, TimeoutError) and not self.closing:
+                raise  # slow, not gone
+            if self.user_closed or self.gave_up or not await self.reconnect():
                 raise
             return None
 

@@ -174,6 +174,7 @@ def main() -> int:
                     ("dead_host_students", str(len(dead))), ("moved_students", str(len(moved))),
                     ("moved_reconnect_p95_s", f"{percentile(back, 95):.2f}" if back else "n/a"),
                     ("dead_host_students_disconnected", str(sum(1 for s in dead if s.gave_up))),
+                    ("dead_host_students_not_moved", str(sum(1 for s in dead if s not in moved and not s.gave_up))),
                     ("uploads", str(len(uploaded))), ("uploads_lost", str(uploads_lost)),
                     ("worker_killed", "none" if victim is None else
                      f"{victim[0]} ({'automatic run' if victim_auto else 'click'} {victim[2][:8]})"),
