@@ -2,6 +2,7 @@
 about the uploads it still holds. Used by bench/classroom_load.py and bench/classroom_capacity.py."""
 from __future__ import annotations
 
+import http.client
 import os
 import tempfile
 import time
@@ -29,7 +30,7 @@ def uploaded_bytes(url: str) -> int | None:
     """Bytes of uploaded files the server holds (its /_stcore/metrics), None if it does not say."""
     try:
         text = urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=10).read().decode()
-    except OSError:
+    except (OSError, http.client.HTTPException):  # e.g. the server died mid-answer (IncompleteRead)
         return None
     held = [line.rsplit(" ", 1)[1] for line in text.splitlines()
             if line.startswith('cache_memory_bytes{cache_type="UploadedFileManager"')]

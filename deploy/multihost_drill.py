@@ -9,13 +9,19 @@ addresses from 198.18.0.0/15 only inside them (no default route: a host reaches 
 ``app2`` 198.18.0.13 (deploy/serve --no-balancer, one replica each), ``store`` 198.18.0.20
 (redis-server and ``python -m server.worker`` processes). The class (bench/classroom_load.py's
 websocket students, a third uploading, a quarter training) runs from this machine's own namespace
-through the bridge. At ``--kill-at`` of the duration every process of ``app1`` gets SIGKILL. Prints
-``name: value`` lines: the load test's figures, then errors of the surviving host's students, the
-students of the dead host, uploads and trained models lost (an upload or a finished training whose
-owner's record is not in the store), the training jobs of the students who pressed Train (pages'
-automatic runs included) finished / reported failed / cancelled / still running after ``--jobs-wait``
-/ lost (no record of a job the student started), how long until the
-balancer stopped sending to the dead host, and p95 settle before and after the kill. Every wait is
+through the bridge. At ``--kill-at`` of the duration every process of ``app1`` gets SIGKILL; once
+the balancer has taken it out, a worker running a job (a trainer's click if one runs) gets SIGKILL
+too, with its work horse, and a new worker starts in its place (``--no-kill-worker``: not). The
+students of the dead host reconnect as the frontend does (bench/classroom_reconnect.py): through
+the balancer, to the surviving host. Prints ``name: value`` lines: the load test's figures, then
+errors of the surviving host's students after the kill, the dead host's students that moved (and
+those that could not reconnect), uploads and trained models lost (an upload or a finished training
+whose owner's record is not in the store), what became of the killed worker's job
+(``worker_kill_job``: finished_elsewhere / reported_failed / still_active / lost), the Train clicks'
+runs finished / reported failed / cancelled / still queued or running after ``--jobs-wait`` / lost
+(a student who pressed Train and has no run), the same students' automatic runs (pages' default
+models), how long until the balancer stopped sending to the dead host, and p95 settle before and
+after the kill. Every wait is
 bounded; the namespaces, veths and bridge are removed at the end, also after a failure. Without root
 or ``ip`` it says why and does nothing.
 """
@@ -23,13 +29,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import os
-import re
-import secrets
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,115 +39,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "deploy"))
 sys.path.insert(0, str(ROOT))
 
-ADDRESSES = {"bal": "198.18.0.11", "app1": "198.18.0.12", "app2": "198.18.0.13", "store": "198.18.0.20"}
-BRIDGE_ADDRESS = "198.18.0.1"
-START_SECONDS = 600  # at most, for a host's processes to be ready
+from netns_hosts import ADDRESSES, Hosts, cannot_run, netns_list, wait_for  # noqa: E402
 
-
-def cannot_run() -> str | None:
-    """Why namespaces cannot be made here, or None."""
-    if os.geteuid() != 0:
-        return "network namespaces need root"
-    if shutil.which("ip") is None:
-        return "the ip command (iproute2) is missing"
-    for binary in ("redis-server", "haproxy"):
-        if shutil.which(binary) is None and not Path(f"/usr/sbin/{binary}").exists():
-            return f"{binary} is not installed"
-    return None
-
-
-def sh(*args: str) -> None:
-    subprocess.run(args, check=True, capture_output=True, timeout=30)
-
-
-class Hosts:
-    """The namespaces and their bridge; :meth:`remove` deletes all of them (idempotent)."""
-
-    def __init__(self) -> None:
-        self.tag = "lmx" + secrets.token_hex(2)
-        self.bridge, self.made = f"{self.tag}br", []
-        self.processes: list[subprocess.Popen] = []
-
-    def ns(self, host: str) -> str:
-        return f"{self.tag}-{host}"
-
-    def create(self) -> None:
-        sh("ip", "link", "add", self.bridge, "type", "bridge")
-        self.made.append(("link", self.bridge))
-        sh("ip", "link", "set", self.bridge, "up")
-        sh("ip", "addr", "add", f"{BRIDGE_ADDRESS}/24", "dev", self.bridge)
-        for host, address in ADDRESSES.items():
-            ns, veth = self.ns(host), f"{self.tag}{host}"[:15]
-            sh("ip", "netns", "add", ns)
-            self.made.append(("netns", ns))
-            sh("ip", "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns)
-            sh("ip", "link", "set", veth, "master", self.bridge)
-            sh("ip", "link", "set", veth, "up")
-            sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")
-            sh("ip", "netns", "exec", ns, "ip", "link", "set", "eth0", "up")
-            sh("ip", "netns", "exec", ns, "ip", "addr", "add", f"{address}/24", "dev", "eth0")
-
-    def run(self, host: str, argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
-        process = subprocess.Popen(["ip", "netns", "exec", self.ns(host), "env", *(f"{k}={v}" for k, v in env.items()),
-                                    *argv], cwd=ROOT, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
-        self.processes.append(process)
-        return process
-
-    def kill_host(self, host: str) -> int:
-        """SIGKILL every process inside the host's namespace; how many."""
-        found = subprocess.run(["ip", "netns", "pids", self.ns(host)], capture_output=True, text=True, timeout=30)
-        pids = [int(p) for p in found.stdout.split()]
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        return len(pids)
-
-    def remove(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                try:
-                    os.killpg(process.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-        deadline = time.monotonic() + 20
-        for process in self.processes:
-            try:
-                process.wait(max(deadline - time.monotonic(), 0.1))
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-        for host in ADDRESSES:  # anything left inside (work horses, replicas' children)
-            if ("netns", self.ns(host)) in self.made:
-                self.kill_host(host)
-        for kind, name in reversed(self.made):
-            cmd = ["ip", "netns", "del", name] if kind == "netns" else ["ip", "link", "del", name]
-            subprocess.run(cmd, capture_output=True, timeout=30)
-        self.made.clear()
-
-
-def wait_for(log: Path, pattern: str, process: subprocess.Popen, seconds: float = START_SECONDS) -> re.Match:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = re.search(pattern, log.read_text(errors="replace")) if log.exists() else None
-        if found:
-            return found
-        if process.poll() is not None:
-            raise RuntimeError(f"{log.name}: exited with {process.returncode}:\n{log.read_text(errors='replace')[-2000:]}")
-        time.sleep(0.5)
-    raise RuntimeError(f"{log.name}: no {pattern!r} within {seconds:.0f} s")
-
-
-def owner_of(cookie: str | None) -> str | None:
-    """The app's owner key for a browser's XSRF cookie (server/owner.py)."""
-    if not cookie:
-        return None
-    from streamlit.web.server.starlette.starlette_app_utils import decode_xsrf_token_string
-
-    return "browser-" + hashlib.sha256(decode_xsrf_token_string(cookie)[0]).hexdigest()[:20]
+__all__ = ["cannot_run", "main"]
 
 
 def main() -> int:
@@ -154,6 +52,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kill-at", type=float, default=0.5)
     parser.add_argument("--jobs-wait", type=float, default=300, help="seconds to wait for queued trainings at the end")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the run directory (logs) and say where")
+    parser.add_argument("--no-kill-worker", dest="kill_worker", action="store_false",
+                        help="do not SIGKILL a worker mid-job after the app host")
     ours, load_args = parser.parse_known_args()
     load_args = [a for a in load_args if a != "--"]
     reason = cannot_run()
@@ -161,8 +62,9 @@ def main() -> int:
         print(f"skipped: {reason}")
         return 0
     import classroom_load
-    from classroom_ws import WsStudent
-    sys.path.insert(0, str(ROOT / "deploy"))
+    from classroom_reconnect import ReconnectingStudent
+    from drill_accounting import busy_worker, job_states, kill_worker, owner_of, wait_for_jobs, worker_kill_outcome
+    from classroom_common import TRAIN_BUTTONS
     from failover_drill import AttributedRecorder, server_status
 
     hosts, run_dir = Hosts(), Path(tempfile.mkdtemp(prefix="lmlab-multihost-"))
@@ -194,16 +96,28 @@ def main() -> int:
         wait_for(run_dir / "bal.log", r"LM Lab on", balancer)
         url = f"http://{ADDRESSES['bal']}:8501"
         students: list = []
+        trained: set[int] = set()  # students who pressed Train
 
-        class Tracked(WsStudent):
+        class Tracked(ReconnectingStudent):
             def __init__(self, *args, **kwargs):
                 super().__init__(*args, **kwargs)
                 students.append(self)
+
+            async def click(self, key: str, timeout: float | None = None) -> float | None:
+                if key in TRAIN_BUTTONS:
+                    trained.add(self.index)
+                return await super().click(key, timeout)
 
         classroom_load.WsStudent, classroom_load.Recorder = Tracked, AttributedRecorder
         figures: list[tuple[str, str]] = []
 
         async def drill(args) -> None:
+            import redis as redis_client
+
+            from server.rq_jobs import QueueScheduler
+
+            client = redis_client.Redis.from_url(store_url)
+            queue = QueueScheduler(client, 240)
             started = time.monotonic()
             task = asyncio.create_task(classroom_load.run_class(url, args))
             await asyncio.sleep(args.ramp + ours.kill_at * args.duration)
@@ -215,61 +129,62 @@ def main() -> int:
                     down = time.monotonic() - killed_at
                     break
                 await asyncio.sleep(0.1)
+            victim = None
+            if ours.kill_worker:  # then a worker mid-job; a new one takes its place (as a supervisor would)
+                victim = await asyncio.to_thread(busy_worker, client, set())  # a click if one runs within 120 s
+                if victim is not None:
+                    kill_worker(victim[1])
+                    hosts.run("store", [sys.executable, "-m", "server.worker", "--name", "store-w-new"], env,
+                              run_dir / "worker-new.log")
             rec, elapsed = await task
             for name, value in rec.report(args.sessions, 0, args.duration, elapsed):
                 print(f"{name}: {value}")
-            figures.extend(account(rec, killed_at, started, killed, down, args))
+            figures.extend(await asyncio.to_thread(account, rec, queue, killed_at, started, killed, down, victim))
 
-        def account(rec, killed_at, started, killed, down, args) -> list[tuple[str, str]]:
-            import redis as redis_client
-
+        def account(rec, queue, killed_at, started, killed, down, victim) -> list[tuple[str, str]]:
+            from classroom_common import percentile
             from server.redis_store import RedisStore
-            from server.rq_jobs import QueueScheduler
-            from server.scheduler import DONE, FAILED
+            from server.rq_jobs import PREFIX
             from server.shared_store import NAMESPACE
             from server.uploads import kept_upload
 
-            client = redis_client.Redis.from_url(store_url)
-            store, queue = RedisStore(client, NAMESPACE, 2**40), QueueScheduler(client, 240)
-            on = {s.index: rec.replicas.get(s.index) for s in students}
+            store = RedisStore(queue.redis, NAMESPACE, 2**40)
             owners = {s.index: owner_of(s.http.cookies.get("_streamlit_xsrf")) for s in students}
             uploaded = {a.session for a in rec.actions if a.kind.startswith("upload_")}
             uploads_lost = sum(1 for i in uploaded if owners.get(i) and kept_upload(store, owners[i]) is None)
-            trainers = {a.session for a in rec.actions if a.kind == "train"}
-            deadline = time.monotonic() + ours.jobs_wait
-            while time.monotonic() < deadline and any(j.active for i in trainers if owners.get(i)
-                                                      for j in queue.jobs_of(owners[i])):
-                time.sleep(2)
-            states = Counter()
-            models_lost = 0
-            for i in trainers:
-                jobs = queue.jobs_of(owners[i]) if owners.get(i) else []
-                if not jobs:
-                    states["lost"] += 1
-                for job in jobs:
-                    state = job.state
-                    states["finished" if state == DONE else "reported_failed" if state == FAILED else
-                           "cancelled" if state == "cancelled" else "unfinished"] += 1
-                    made = ("seq2seq:",) if job.kind == "seq2seq" else ("lm:",)  # what the runner keeps
-                    if state == DONE and not any(k.startswith(made) for k in store.tagged("owner:" + owners[i])):
-                        models_lost += 1
-            survivors = {i for i, r in on.items() if r == "r2"}
+            trainers = sorted({owners[i] for i in trained if owners.get(i)})
+            victim_owner = (queue.redis.hget(PREFIX + victim[2], "owner") or b"").decode() if victim else ""
+            wait_for_jobs(queue, trainers + [victim_owner] * bool(victim_owner), ours.jobs_wait)
+            clicks, autos, models_lost = job_states(queue, store, trainers)
+            clicks["lost"] += sum(1 for i in trained if not owners.get(i))
+            victim_auto = victim is not None and queue.redis.hget(PREFIX + victim[2], "automatic") == b"1"
+            outcome = "no worker was running a job" if victim is None else worker_kill_outcome(queue, victim[2], victim[0])
+            first = {s.index: s.first_replica for s in students}
+            dead = [s for s in students if s.first_replica == "r1"]
+            survivors = {i for i, r in first.items() if r == "r2"}
             after = Counter(k for s, k, when, _ in rec.all_errors if s in survivors and when >= killed_at)
             settle = {"before": [a.seconds for a in rec.actions if rec.t0 + a.started < killed_at],
                       "after": [a.seconds for a in rec.actions if rec.t0 + a.started >= killed_at]}
-            from classroom_common import percentile
+            moved = [s for s in dead if s.moved_to not in (None, "r1")]
+            back = [t for s in moved for t in s.reconnect_seconds]
             return [("killed", f"app1 ({killed} processes) at {killed_at - started:.1f} s"),
                     ("balancer_stopped_sending_after_s", "not within 120 s" if down is None else f"{down:.2f}"),
                     ("surviving_host_students", str(len(survivors))),
                     ("surviving_host_errors_after_kill", str(sum(after.values())) + (f" {dict(after)}" if after else "")),
-                    # the websocket clients do not reconnect (a browser does, to the surviving host)
-                    ("dead_host_students_disconnected", str(sum(1 for r in on.values() if r == "r1"))),
+                    ("dead_host_students", str(len(dead))), ("moved_students", str(len(moved))),
+                    ("moved_reconnect_p95_s", f"{percentile(back, 95):.2f}" if back else "n/a"),
+                    ("dead_host_students_disconnected", str(sum(1 for s in dead if s.gave_up))),
+                    ("dead_host_students_not_moved", str(sum(1 for s in dead if s not in moved and not s.gave_up))),
                     ("uploads", str(len(uploaded))), ("uploads_lost", str(uploads_lost)),
-                    ("training_jobs_finished", str(states["finished"])),
-                    ("training_jobs_reported_failed", str(states["reported_failed"])),
-                    ("training_jobs_cancelled", str(states["cancelled"])),
-                    ("training_jobs_still_queued_or_running", str(states["unfinished"])),
-                    ("training_jobs_lost", str(states["lost"])), ("trained_models_lost", str(models_lost)),
+                    ("worker_killed", "none" if victim is None else
+                     f"{victim[0]} ({'automatic run' if victim_auto else 'click'} {victim[2][:8]})"),
+                    ("worker_kill_job", outcome),
+                    ("training_jobs_finished", str(clicks["finished"])),
+                    ("training_jobs_reported_failed", str(clicks["reported_failed"])),
+                    ("training_jobs_cancelled", str(clicks["cancelled"])),
+                    ("training_jobs_still_queued_or_running", str(clicks["unfinished"])),
+                    ("training_jobs_lost", str(clicks["lost"])), ("trained_models_lost", str(models_lost)),
+                    ("automatic_runs_of_trainers", " ".join(f"{k} {v}" for k, v in sorted(autos.items())) or "0"),
                     *((f"settle_p95_{k}_kill_s", f"{percentile(v, 95):.2f}" if v else "n/a") for k, v in settle.items())]
 
         classroom_load._measure = lambda url_, pids, args, log: asyncio.run(drill(args))
@@ -287,13 +202,13 @@ def main() -> int:
             print(f"{name}: {value}")
     finally:
         hosts.remove()
-        print(f"namespaces_removed: {not any(h.startswith(hosts.tag) for h in _netns_list())}")
+        print(f"namespaces_removed: {not any(h.startswith(hosts.tag) for h in netns_list())}")
+        if ours.keep_logs:
+            print(f"logs: {run_dir}")
+        else:
+            shutil.rmtree(run_dir, ignore_errors=True)
+            print(f"run_dir_removed: {not run_dir.exists()}")
     return 0
-
-
-def _netns_list() -> list[str]:
-    found = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, timeout=30)
-    return [line.split()[0] for line in found.stdout.splitlines() if line.strip()]
 
 
 if __name__ == "__main__":

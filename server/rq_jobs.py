@@ -8,8 +8,23 @@ pages see what they saw with the in-process scheduler (:class:`RemoteJob` has th
 a time cap, the result for its owner. The rules kept across processes:
 
 - one active job per owner and kind (asking again returns it; an owner's click replaces a page's
-  automatic run), and one *running* job per owner: a job submitted while the owner has another one
-  active depends on it (RQ ``depends_on``), so it starts when that one has ended, however it ended;
+  automatic run, a page's next automatic run replaces a queued one: ``server.scheduler.replaces``);
+- clicks before automatic work: a click is put at the front of the queue (RQ ``at_front``), a page's
+  automatic run at its back, so a Train click waits only for other clicks (the one waiting click
+  that came last goes first: unlike the in-process scheduler, RQ cannot insert a job in the middle).
+  One queue, not one per priority: a worker that serves one queue takes a job with Redis's atomic
+  BLMOVE into RQ's intermediate queue, so a worker killed right after taking a job does not lose it;
+  a worker of several queues pops with BLPOP, and a job taken the moment before its worker died is
+  in no queue and no registry, for good (rq/rq#1716; the multi-host drill lost one so);
+- one *running* job per owner: a job submitted while the owner has another one active depends on it
+  (RQ ``depends_on``), so it starts when that one has ended, however it ended. A click depends only
+  on the owner's running job and queued clicks; the owner's automatic runs still waiting are queued
+  again behind the click (cancelled and submitted anew, depending on it), so they neither hold the
+  click back nor run beside it;
+- automatic runs of an owner who left this replica (:meth:`QueueScheduler.stop_automatic_of`, called
+  by ``server.presence``) are stopped, queued or running: a page's default model is not worth a
+  worker once nobody waits for it (with cookie affinity an owner's sessions are all on one replica;
+  one who moved to another replica gets the page's automatic run again there);
 - a time cap: the runner's context says "stop" past ``time_cap`` (a usable result), and RQ kills the
   job ``HARD_CAP_MARGIN`` seconds later if it did not;
 - Stop: a queued job is cancelled; a running one sees the stop flag (a Redis key) at its next report;
@@ -24,9 +39,9 @@ import time
 import uuid
 from typing import Any
 
-from server.scheduler import ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobSpec, SchedulerBusy
+from server.scheduler import ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobSpec, SchedulerBusy, replaces
 
-QUEUE_NAME = "lmlab"
+QUEUE_NAME = "lmlab"  # clicks at its front, the pages' automatic runs at its back
 PREFIX = "lmlab:job:"
 HARD_CAP_MARGIN = 60  # seconds past the time cap before RQ kills a run that did not stop itself
 KEEP_SECONDS = 1800  # finished jobs are kept this long for their owner (as the in-process scheduler does)
@@ -105,7 +120,7 @@ class RemoteJob:
             return None
         latest = job.latest_result()
         text = (latest.exc_string if latest is not None else "") or ""
-        if "AbandonedJobError" in text:
+        if "AbandonedJobError" in text or "stuck in intermediate queue" in text:  # its worker died
             return ABANDONED
         return text.strip().splitlines()[-1] if text.strip() else "failed"
 
@@ -150,45 +165,107 @@ class QueueScheduler:
     # ------------------------------------------------------------------ submitting and stopping
     def submit(self, owner: str, spec: JobSpec, estimate: float = 30.0, automatic: bool = False) -> RemoteJob:
         """Queue ``spec`` for ``owner`` (the in-process scheduler's rules: see the module's docstring)."""
-        from rq import Retry
-        from rq.job import Dependency
-
         mine = [j for j in self.jobs_of(owner) if j.active and not j.stop_requested]
         current = next((j for j in mine if j.kind == spec.kind), None)
-        if current is not None and not (current.automatic and not automatic):
+        if current is not None and not replaces(current, spec, automatic):
             return current
-        if len(mine) >= self.per_owner or self.queue.count >= self.max_queue:
-            raise SchedulerBusy(f"{self.queue.count} runs are waiting")
+        waiting = self.queue.count
+        if len(mine) >= self.per_owner or waiting >= self.max_queue:
+            raise SchedulerBusy(f"{waiting} runs are waiting")
         if current is not None:
-            self.stop(current)
-        ahead = [j.id for j in mine if j is not current] + ([current.id] if current is not None else [])
-        job_id = uuid.uuid4().hex
-        record = {"owner": owner, "kind": spec.kind, "params": pickle.dumps(spec.params), "estimate": estimate,
-                  "automatic": int(automatic), "progress": 0.0, "submitted": time.time()}
-        with self.redis.pipeline() as pipe:
-            pipe.hset(PREFIX + job_id, mapping=record)
-            pipe.expire(PREFIX + job_id, KEEP_SECONDS + int(self.time_cap) * 4)
-            pipe.lpush(PREFIX + "of:" + owner, job_id)
-            pipe.ltrim(PREFIX + "of:" + owner, 0, 19)
-            pipe.expire(PREFIX + "of:" + owner, KEEP_SECONDS + int(self.time_cap) * 4)
-            pipe.execute()
-        depends = Dependency(jobs=ahead, allow_failure=True, enqueue_at_front=True) if ahead else None
-        self.queue.enqueue_call("server.worker.run_job", args=(job_id, owner, spec.kind, spec.params, self.time_cap),
-                                job_id=job_id, timeout=int(self.time_cap) + HARD_CAP_MARGIN, result_ttl=KEEP_SECONDS,
-                                failure_ttl=KEEP_SECONDS, retry=Retry(max=self.retries) if self.retries else None,
-                                depends_on=depends)
-        return RemoteJob(self, job_id, owner, spec, estimate, automatic)
+            self._stop_only(current)
+        job = self._record(owner, spec, estimate, automatic)
+        self._rechain(owner, new=job)
+        return job
 
     def stop(self, job: RemoteJob) -> None:
         """Cancel a queued job; ask a running one to stop (it ends at its next report)."""
+        if self._stop_only(job):
+            self._rechain(job.owner)
+
+    def _stop_only(self, job: RemoteJob) -> bool:
+        """Set the job's stop flag; cancel it if it waits. True when it was cancelled."""
         self.redis.set(PREFIX + job.id + ":stop", 1, ex=KEEP_SECONDS)
         rq_job = self.rq_job(job.id)
         if rq_job is not None and _states().get(rq_job.get_status(refresh=False)) == QUEUED:
-            rq_job.cancel(enqueue_dependents=True)
+            rq_job.cancel()
+            return True
+        return False
+
+    def _record(self, owner: str, spec: JobSpec, estimate: float, automatic: bool) -> RemoteJob:
+        """A new job's record (what the pages read), first in the owner's list; not enqueued yet."""
+        job_id = uuid.uuid4().hex
+        record = {"owner": owner, "kind": spec.kind, "params": pickle.dumps(spec.params), "estimate": estimate,
+                  "automatic": int(automatic), "progress": 0.0, "submitted": time.time()}
+        keep = KEEP_SECONDS + int(self.time_cap) * 4
+        with self.redis.pipeline() as pipe:
+            pipe.hset(PREFIX + job_id, mapping=record)
+            pipe.expire(PREFIX + job_id, keep)
+            pipe.lpush(PREFIX + "of:" + owner, job_id)
+            pipe.ltrim(PREFIX + "of:" + owner, 0, 19)
+            pipe.expire(PREFIX + "of:" + owner, keep)
+            pipe.execute()
+        return RemoteJob(self, job_id, owner, spec, estimate, automatic)
+
+    def _enqueue(self, job: RemoteJob, after: str | None) -> None:
+        """Put a recorded job on its queue, to start once the job ``after`` has ended (however it ended)."""
+        from rq import Retry
+        from rq.job import Dependency
+
+        depends = Dependency(jobs=[after], allow_failure=True, enqueue_at_front=not job.automatic) if after else None
+        self.queue.enqueue_call(
+            "server.worker.run_job", args=(job.id, job.owner, job.kind, job.params, self.time_cap), job_id=job.id,
+            timeout=int(self.time_cap) + HARD_CAP_MARGIN, result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS,
+            retry=Retry(max=self.retries) if self.retries else None, depends_on=depends, at_front=not job.automatic)
+
+    def _rechain(self, owner: str, new: RemoteJob | None = None) -> None:
+        """One running job per owner, clicks first: the owner's waiting jobs (and ``new``) form one
+        chain (RQ ``depends_on``, one job each) behind the running one: clicks, then automatic runs,
+        each in the order they came. A waiting job whose place changed is cancelled and queued anew
+        (RQ cannot change a job's dependency; its record says where it moved, so the pages see the
+        new one); one already in its place is left alone."""
+        jobs = [j for j in reversed(self.jobs_of(owner)) if j is not new and j.active and not j.stop_requested]
+        states = {j.id: j.state for j in jobs}
+        running = [j for j in jobs if states[j.id] == RUNNING]
+        waiting = [j for j in jobs if states[j.id] == QUEUED] + ([new] if new is not None else [])
+        after = running[-1].id if running else None
+        for job in [j for j in waiting if not j.automatic] + [j for j in waiting if j.automatic]:
+            if job is not new:
+                rq_job = self.rq_job(job.id)
+                if rq_job is not None and list(rq_job.dependency_ids) == ([after] if after else []):
+                    after = job.id
+                    continue
+                self._stop_only(job)
+                moved = self._record(owner, job.spec, job.estimate, job.automatic)
+                self.redis.hset(PREFIX + job.id, "moved_to", moved.id)
+                job = moved
+            self._enqueue(job, after)
+            after = job.id
 
     def stop_automatic_of(self, left) -> list[RemoteJob]:
-        """No-op across replicas: this replica cannot tell whether an owner is on another one."""
-        return []
+        """Stop every active automatic run whose owner has ``left`` (a predicate on owners); the jobs
+        stopped: waiting, waiting for the owner's other run (deferred), or running."""
+        from rq.registry import DeferredJobRegistry, StartedJobRegistry
+
+        ids = set(self.queue.get_job_ids())
+        ids |= set(DeferredJobRegistry(queue=self.queue).get_job_ids())
+        ids |= set(StartedJobRegistry(queue=self.queue).get_job_ids())
+        ids = sorted(ids)
+        with self.redis.pipeline() as pipe:
+            for job_id in ids:
+                pipe.hmget(PREFIX + job_id, "owner", "automatic")
+            records = pipe.execute()
+        stopped = []
+        for job_id, (owner, automatic) in zip(ids, records):
+            if owner is None or automatic != b"1" or not left(owner.decode()):
+                continue
+            job = next((j for j in self.jobs_of(owner.decode()) if j.id == job_id), None)
+            if job is not None and job.active and not job.stop_requested:
+                self._stop_only(job)
+                stopped.append(job)
+        for owner in {j.owner for j in stopped}:
+            self._rechain(owner)
+        return stopped
 
     def stop_all(self) -> None:
         """Nothing: the jobs belong to the queue's workers, not to this process."""
@@ -213,7 +290,7 @@ class QueueScheduler:
         for raw in self.redis.lrange(PREFIX + "of:" + owner, 0, -1):
             job_id = raw.decode()
             record = self.redis.hgetall(PREFIX + job_id)
-            if not record:
+            if not record or b"moved_to" in record:  # gone, or queued anew under another id
                 continue
             spec = JobSpec(record[b"kind"].decode(), pickle.loads(record[b"params"]))
             found.append(RemoteJob(self, job_id, owner, spec, float(record[b"estimate"]), record[b"automatic"] == b"1"))
@@ -223,7 +300,8 @@ class QueueScheduler:
         return next((j for j in self.jobs_of(owner) if j.active and (kind is None or j.kind == kind)), None)
 
     def position(self, job: RemoteJob) -> int:
-        """Runs ahead of a queued job: those before it on the queue, plus the owner's own run it waits for."""
+        """Runs ahead of a queued job: those before it on the queue, or 1 while it waits for the
+        owner's own run."""
         if job.state != QUEUED:
             return 0
         place = self.queue.get_job_position(job.id)

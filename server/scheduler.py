@@ -9,9 +9,12 @@ specs and runners. Rules:
 - at most one running job per owner (a browser), and one active (queued or running) job per owner
   and kind: asking again for a kind already active returns that job, unless that job was started
   automatically (a page's default model) and the owner now asks explicitly: then the automatic
-  one is stopped (it keeps what it trained so far) and the owner's own run takes its place;
-- first come, first served among owners with nothing running; ``position`` says how many runs are
-  ahead and ``eta`` how long that is;
+  one is stopped (it keeps what it trained so far) and the owner's own run takes its place; a page's
+  next automatic run of a kind replaces the owner's automatic run of that kind that is still queued
+  (the page moved on: another corpus, say), unless they are the same run;
+- clicks before automatic work: a run the owner asked for starts before every automatic run (a
+  page's default model) that waits; within each, first come, first served among owners with nothing
+  running; ``position`` says how many runs are ahead and ``eta`` how long that is;
 - every run has a time cap: :meth:`JobContext.should_stop` turns true once it is exceeded, as it
   does after :meth:`Job.stop`; a run that checks it ends early with a usable result;
 - a queued job that is stopped never runs; finished jobs are kept ``keep_seconds`` for their owner
@@ -53,6 +56,17 @@ class JobSpec:
 
 
 Runner = Callable[["JobContext"], Any]
+
+
+def replaces(current: Any, spec: JobSpec, automatic: bool) -> bool:
+    """Whether a new submission of ``spec`` takes the place of the owner's active job ``current`` of
+    the same kind (both schedulers' rule): a click replaces an automatic run; an automatic run
+    replaces a different automatic run that is still queued. Otherwise ``current`` is kept."""
+    if not current.automatic:
+        return False
+    if not automatic:
+        return True
+    return current.state == QUEUED and current.params != spec.params
 
 
 class Runners:
@@ -174,7 +188,7 @@ class Scheduler:
     # ------------------------------------------------------------------ submitting and stopping
     def submit(self, owner: str, spec: JobSpec, estimate: float = 30.0, automatic: bool = False) -> Job:
         """Queue ``spec`` for ``owner``. If the owner already has an active job of this kind, that
-        job is returned unchanged, unless it is ``automatic`` and this one is not: then it is
+        job is returned unchanged, unless this one takes its place (:func:`replaces`): then it is
         stopped and this one queued. ``SchedulerBusy`` when the queue (or the owner's share of it)
         is full; ``KeyError`` when no runner is registered for the kind."""
         kind = spec.kind
@@ -183,7 +197,7 @@ class Scheduler:
             self._forget_old()
             mine = [j for j in self._jobs.values() if j.owner == owner and j.active and not j.stop_requested]
             current = next((j for j in mine if j.kind == kind), None)
-            if current is not None and not (current.automatic and not automatic):
+            if current is not None and not replaces(current, spec, automatic):
                 return current
             if len(self._queue) >= self.max_queue or len(mine) >= self.per_owner:
                 raise SchedulerBusy(f"{len(self._queue)} runs are waiting")
@@ -227,7 +241,7 @@ class Scheduler:
         with self._lock:
             if job.state != QUEUED:
                 return 0
-            ahead = list(itertools.takewhile(lambda j: j is not job, self._queue))
+            ahead = self._ahead_of(job)
             running = sum(j.state == RUNNING for j in self._jobs.values())
             return len(ahead) + (running if running >= self.workers else 0)
 
@@ -236,7 +250,7 @@ class Scheduler:
         with self._lock:
             if job.state != QUEUED:
                 return 0.0
-            ahead = list(itertools.takewhile(lambda j: j is not job, self._queue))
+            ahead = self._ahead_of(job)
             running = sorted(j.remaining() for j in self._jobs.values() if j.state == RUNNING)
             finish = running + [0.0] * (self.workers - len(running))
             for queued in ahead:  # simulate first-come first-served on the free workers
@@ -314,10 +328,17 @@ class Scheduler:
                 self.on_change(job)
                 self._lock.notify_all()
 
+    def _in_turn(self) -> list[Job]:
+        """The queue in the order runs start: clicks first, then automatic runs (lock held)."""
+        return [j for j in self._queue if not j.automatic] + [j for j in self._queue if j.automatic]
+
+    def _ahead_of(self, job: Job) -> list[Job]:
+        return list(itertools.takewhile(lambda j: j is not job, self._in_turn()))
+
     def _next_runnable(self) -> Job | None:
-        """The first queued job whose owner has nothing running (call with the lock held)."""
+        """The first job in turn whose owner has nothing running (call with the lock held)."""
         busy = {j.owner for j in self._jobs.values() if j.state == RUNNING}
-        return next((j for j in self._queue if j.owner not in busy), None)
+        return next((j for j in self._in_turn() if j.owner not in busy), None)
 
     def _forget_old(self) -> None:
         now = time.monotonic()

@@ -76,7 +76,8 @@ def run_job(job_id: str, owner: str, kind: str, params: dict[str, Any], time_cap
 
 
 def make_worker(client, name: str | None = None):
-    """An RQ worker of the ``lmlab`` queue with the heartbeat and maintenance timings above."""
+    """An RQ worker of the ``lmlab`` queue (one queue: RQ then takes a job atomically into its
+    intermediate queue, so a worker killed at that moment loses nothing) with the timings above."""
     from rq import Queue, Worker
 
     class LabWorker(Worker):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from server.scheduler import DONE, FAILED, QUEUED, RUNNING, JobSpec
+from server.scheduler import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobSpec
 from tests.redis_server import redis_url  # noqa: F401 - a fixture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,3 +142,71 @@ def test_a_worker_killed_mid_job_with_no_retry_left_its_owner_is_told(queue):
     from server.rq_jobs import ABANDONED
 
     assert job.error == ABANDONED
+
+
+def test_a_click_runs_before_the_waiting_automatic_runs(queue):
+    """Clicks before automatic work (two RQ queues, a worker listens to the clicks' one first)."""
+    sched, workers, client = queue
+    workers.start()
+    busy = sched.submit("zoe", gated("p0"), estimate=5)
+    until(lambda: busy.state == RUNNING, "the only worker is busy")
+    autos = [sched.submit(f"page{i}", gated(f"pa{i}"), estimate=5, automatic=True) for i in range(2)]
+    click = sched.submit("carl", gated("pc"), estimate=5)
+    assert sched.position(click) < min(sched.position(a) for a in autos)
+    client.rpush("p0", 1)
+    until(lambda: click.state == RUNNING, "the click runs next", 120)
+    assert [a.state for a in autos] == [QUEUED, QUEUED]
+    for gate in ("pc", "pa0", "pa1"):
+        client.rpush(gate, 1)
+    until(lambda: all(j.state == DONE for j in [click, *autos]), "all finish")
+
+
+def test_a_click_goes_before_its_owners_waiting_automatic_run_never_beside_it(queue):
+    sched, workers, client = queue
+    workers.start()
+    workers.start()
+    first = sched.submit("olga", gated("o1"), estimate=5)
+    until(lambda: first.state == RUNNING, "olga's first run")
+    auto = sched.submit("olga", JobSpec("test-gated-b", {"gate": "o2"}), estimate=5, automatic=True)
+    click = sched.submit("olga", JobSpec("test-gated-c", {"gate": "o3"}), estimate=5)
+    auto = sched.active_job("olga", "test-gated-b")  # queued anew behind the click (a new id)
+    client.rpush("o1", 1)
+    until(lambda: click.state == RUNNING, "her click runs once her first run has ended")
+    assert auto.state == QUEUED  # a free worker, but olga runs one job at a time
+    client.rpush("o3", 1)
+    until(lambda: auto.state == RUNNING, "then the page's automatic run")
+    client.rpush("o2", 1)
+    until(lambda: auto.state == DONE and click.state == DONE, "both finish")
+    assert [j.kind for j in sched.jobs_of("olga")] == ["test-gated-b", "test-gated-c", "test-gated"]
+
+
+def test_the_next_automatic_run_replaces_a_queued_one(queue):
+    sched, workers, client = queue
+    workers.start()
+    busy = sched.submit("yan", gated("r0"), estimate=5)
+    until(lambda: busy.state == RUNNING, "the only worker is busy")
+    old = sched.submit("page", gated("r1"), estimate=5, automatic=True)
+    assert sched.submit("page", gated("r1"), automatic=True).id == old.id  # the same run: kept
+    new = sched.submit("page", gated("r2"), estimate=5, automatic=True)
+    assert new.id != old.id and old.state == CANCELLED
+    client.rpush("r0", 1)
+    client.rpush("r2", 1)
+    until(lambda: new.state == DONE, "the newer automatic run finishes")
+
+
+def test_the_automatic_runs_of_an_owner_who_left_are_stopped_and_clicks_go_on(queue):
+    sched, workers, client = queue
+    workers.start()
+    running = sched.submit("gone", gated("s1"), estimate=5, automatic=True)
+    until(lambda: running.state == RUNNING, "gone's automatic run runs")
+    waiting = sched.submit("gone", JobSpec("test-gated-b", {"gate": "s2"}), estimate=5, automatic=True)
+    clicked = sched.submit("gone-too", gated("s3"), estimate=5)
+    staying = sched.submit("here", JobSpec("test-gated-b", {"gate": "s4"}), estimate=5, automatic=True)
+    stopped = sched.stop_automatic_of(lambda owner: owner == "gone")
+    assert sorted(j.id for j in stopped) == sorted([running.id, waiting.id])
+    assert waiting.state == CANCELLED
+    until(lambda: running.state == DONE, "the running one stops at its next check")
+    assert running.result["stopped"] is True
+    client.rpush("s3", 1)
+    client.rpush("s4", 1)
+    until(lambda: clicked.state == DONE and staying.state == DONE, "the others finish")

@@ -308,3 +308,31 @@ def test_the_scheduler_publishes_every_change_and_an_ended_record_expires():
     assert read_jobs(store, "alice") == [job]
     clock[0] = 60.0
     assert read_jobs(store, "alice") == []  # kept 60 s after it ended
+
+
+def test_a_click_runs_before_the_waiting_automatic_runs():
+    """Clicks before automatic work: a page's default models do not hold back a Train click."""
+    sched, release, started = Lab(workers=1), threading.Event(), Started()
+    sched.submit("zoe", "lstm", blocker(started, release, "busy"))
+    started.wait_for(lambda started: started == ["busy"])
+    autos = [sched.submit(f"page{i}", "lstm", lambda ctx, i=i: started.append(f"auto{i}"), automatic=True) for i in range(2)]
+    click = sched.submit("carl", "lstm", lambda ctx: started.append("click"))
+    assert sched.position(click) == 1 and [sched.position(a) for a in autos] == [2, 3]
+    assert sched.eta(click) < sched.eta(autos[0]) + 1
+    release.set()
+    assert sched.wait_idle(30) and started == ["busy", "click", "auto0", "auto1"]
+
+
+def test_the_next_automatic_run_replaces_a_queued_one():
+    """The page moved on (another corpus): its queued automatic run gives way to the new one."""
+    sched, release, started = Lab(workers=1), threading.Event(), Started()
+    sched.submit("yan", "lstm", blocker(started, release, "busy"))
+    started.wait_for(lambda started: started == ["busy"])
+    sched.functions["x"] = lambda ctx: started.append(ctx.params["corpus"])
+    sched.runners.register("clip", sched._run)
+    old = sched.sched.submit("page", JobSpec("clip", {"fn": "x", "corpus": "a"}), automatic=True)
+    same = sched.sched.submit("page", JobSpec("clip", {"fn": "x", "corpus": "a"}), automatic=True)
+    new = sched.sched.submit("page", JobSpec("clip", {"fn": "x", "corpus": "b"}), automatic=True)
+    assert same is old and new is not old and old.state == CANCELLED
+    release.set()
+    assert sched.wait_idle(30) and started == ["busy", "b"]

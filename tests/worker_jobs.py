@@ -21,3 +21,4 @@ def gated(ctx) -> dict:
 
 register_runner("test-gated", gated)
 register_runner("test-gated-b", gated)  # a second kind
+register_runner("test-gated-c", gated)  # a third kind
