@@ -192,8 +192,9 @@ def test_the_live_answer_label_fits_beside_its_line_on_the_projector(page, answe
                            height=400)
     draw(page, fig, 1200)
     [label] = [t for t in boxes(page, ".annotation-text") if t["text"].startswith("answer")]
-    plot = page.evaluate("() => { const b = document.querySelector('.bglayer rect').getBoundingClientRect();"
-                         " return {x0: b.left, x1: b.right}; }")
+    plot = page.evaluate("() => { const gd = document.getElementById('plot'), s = gd._fullLayout._size;"
+                         " const left = gd.querySelector('svg.main-svg').getBoundingClientRect().left;"
+                         " return {x0: left + s.l, x1: left + s.l + s.w}; }")  # the plotting area
     low, high = page.evaluate("() => document.getElementById('plot')._fullLayout.xaxis.range")
     assert plot["x0"] <= label["x0"] and label["x1"] <= plot["x1"], (label, plot)
     assert -0.1 <= low and high <= 1.6, (low, high)

@@ -68,6 +68,8 @@ def english_questions():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_projector_chart_text_is_at_least_16px_at_1280x720(projector, app_server, lang):
     page = open_slide(projector, app_server, "charts", lang)
+    # the chart element draws once plotly.js has loaded, which may be after the page has settled
+    page.wait_for_selector("[data-testid='stMain'] .js-plotly-plot .main-svg", timeout=60_000)
     sizes = page.evaluate(FONT_SIZES)
     screenshot(page, f"teaching-projector-charts-{lang}", max_height=720)
     assert sizes["charts"] == 1, sizes  # one slide: the next-word chart of this section only

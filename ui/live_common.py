@@ -21,6 +21,7 @@ SHOW_JOIN = "live_show_join"
 NOTICE = "live_notice"  # a message to show on the next run: (kind, text)
 JOINED = "live_joined"  # the code of the class this student joined
 VIEW = "live_view"  # the student's last StudentView
+REFUSED = "lmlab_live_refused"  # (question id, message) of the last answer refused, shown until the next send
 FOLLOW = "live_follow"
 FOLLOW_WIDGET = "lmlab-live-follow"
 AT = "live_at"  # where the class last moved this student: (page, slide name)

@@ -8,7 +8,7 @@ import streamlit as st
 from server.live_class import live_classes
 from server.live_class_types import (Refused, Status, StudentView)
 from ui.state import md_text, tr
-from ui.live_common import (AT, FOLLOW, FOLLOW_WIDGET, JOINED, LOCAL, NOTICE, STUDENT_POLL_SECONDS, VIEW, answer_text,
+from ui.live_common import (AT, FOLLOW, FOLLOW_WIDGET, JOINED, LOCAL, NOTICE, REFUSED, STUDENT_POLL_SECONDS, VIEW, answer_text,
                             browser_id, choice_labels, go, current_place, message, place_of)
 
 
@@ -46,7 +46,7 @@ def _joined(view: StudentView) -> None:
 
 
 def _leave() -> None:
-    for key in (JOINED, VIEW, AT):
+    for key in (JOINED, VIEW, AT, REFUSED):
         st.session_state.pop(key, None)
     st.query_params.pop("class", None)
 
@@ -143,10 +143,14 @@ def _student_question(code: str, bid: str, view: StudentView) -> None:
         sent = st.form_submit_button(tr("live.send"), type="primary", width="stretch")
     if sent:
         result = live_classes().answer(code, bid, q.question_id, value or "")
-        if isinstance(result, Refused):
-            st.error(message(result.problem))
+        if isinstance(result, Refused):  # kept until the next send: the next poll (a second later) redraws the box
+            st.session_state[REFUSED] = (q.question_id, message(result.problem))
         else:
+            st.session_state.pop(REFUSED, None)
             view = st.session_state[VIEW] = live_classes().student_view(code, bid)
+    refused = st.session_state.get(REFUSED)
+    if refused is not None and refused[0] == q.question_id:
+        st.error(refused[1])
     if view.own_answer is not None:
         st.info(tr("live.sent", answer=md_text(answer_text(q.question_id, q.kind, view.own_answer))))
 
