@@ -13,6 +13,7 @@ from server.live_class import live_classes
 from server.live_class_types import (Accepted, Advance, Close, ProjectorView, Refused, Reset, Reveal,
                                      Status)
 from ui.state import lang, tr
+from ui.question_text import question_statement
 from ui.live_common import (FOLLOW, JOINED, LETTERS, LOCAL, NOTICE, POLL_SECONDS, RESULTS_POLL_SECONDS, SENT, SHOW_JOIN, TEACH, VIEW, act,
                             join_url, message, open_question, place_of, question_id, start)
 
@@ -128,12 +129,7 @@ def question_slide(deck, q: Question, title: str) -> bool:
 
 def _prompt(q: Question, title: str, letters: bool = True) -> None:
     language = lang()
-    st.markdown(f"**{md_escape(title)}** · {md_escape(tr(f'teaching.topic.{q.topic}'))}")
-    st.markdown(md_escape(q.prompt.render(language)))
-    if q.table is not None:
-        header, rows = q.table.render(language)
-        st.markdown("\n".join(["| " + " | ".join(md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
-                              + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]))
+    question_statement(q, title)
     if q.kind == CHOICE and letters:  # (a student's answer box lists them)
         st.markdown("  \n".join(f"**{letter}** · {md_escape(c.render(language))}"
                                 for letter, c in zip(LETTERS, q.choices)))

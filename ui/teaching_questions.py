@@ -16,6 +16,7 @@ from lmcore.teaching.sheet import md_escape
 from server.models import ngram_counts
 from ui import live_class
 from ui.teaching_share import SEED_MAX, quiz_seed
+from ui.question_text import question_statement
 from ui.state import corpus_name, current_corpus, lang, set_query_params, tr
 
 if TYPE_CHECKING:
@@ -64,12 +65,7 @@ def predict_then_reveal(deck: Deck, questions: list[Question], number: str | Non
 
 def _question(deck: Deck, q: Question, title: str) -> None:
     language = lang()
-    st.markdown(f"**{md_escape(title)}** · {md_escape(tr(f'teaching.topic.{q.topic}'))}")
-    st.markdown(md_escape(q.prompt.render(language)))
-    if q.table is not None:
-        header, rows = q.table.render(language)
-        st.markdown("\n".join(["| " + " | ".join(md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
-                              + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]))
+    question_statement(q, title)
     answers = st.session_state.setdefault(ANSWERS, {})
     record = answers.get(q.uid)
     if record is None:
