@@ -131,7 +131,12 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
         chinese.locator(".st-key-lmlab-live-box button").click()
         chinese.wait_for_selector("text=揭晓之前可以修改", timeout=WAIT)
         teacher.wait_for_selector("text=3 of 3 answered", timeout=WAIT)
+        teacher.wait_for_selector(".st-key-lmlab-live-results .js-plotly-plot .main-svg", timeout=WAIT)
         _shot(teacher, "live-teacher-answers")
+        # on the projector (1280×720) the class's answers and Reveal are on the screen, not under the fold
+        reveal = teacher.get_by_role("button", name="Reveal to everyone").bounding_box()
+        chart = teacher.locator(".st-key-lmlab-live-results .js-plotly-plot").first.bounding_box()
+        assert max(reveal["y"] + reveal["height"], chart["y"] + chart["height"]) <= 720, (reveal, chart)
         for page in (laptop, chinese):  # (the phone typed it)
             assert answer not in page.content()
         for page in students:

@@ -18,6 +18,9 @@ from ui.live_common import (FOLLOW, JOINED, LETTERS, LOCAL, NOTICE, POLL_SECONDS
                             join_url, message, open_question, place_of, question_id, start)
 
 
+ANSWERS_HEIGHT = 320  # px: the answers' chart beside the question, with Reveal still above a 720 px screen's fold
+
+
 # ------------------------------------------------------------------------------------------ instructor
 def projector(deck) -> None:
     """In the deck's projector view (ui/teaching.py, after its slide bar): start a class, or move the
@@ -101,13 +104,18 @@ def question_slide(deck, q: Question, title: str) -> bool:
     qid = question_id(q)
     teach = st.session_state.get(TEACH)
     if teach is not None:
-        _prompt(q, title)
+        # side by side, so that the class's answers and Reveal are on the screen (at 1280×720, below
+        # the question's table they were under the fold); on a narrow screen the columns stack
+        statement, answers = st.columns(2, gap="large")
+        with statement:
+            _prompt(q, title)
         view = live_classes().projector_view(teach["code"], teach["token"])
         if view.status is Status.LIVE and (view.question is None or view.question.question_id != qid):
             result = act(open_question(q))
             if not result.ok:
-                st.warning(message(result.problem))
-        _results(q, (deck.page, deck.slides.index(deck.current)))
+                statement.warning(message(result.problem))
+        with answers:
+            _results(q, (deck.page, deck.slides.index(deck.current)))
         view = live_classes().projector_view(teach["code"], teach["token"])
         if view.question is not None and view.question.question_id == qid and view.question.revealed:
             st.markdown(f"**{md_escape(tr('teaching.quiz.answer', answer=q.answer_text(lang())))}**")
@@ -206,7 +214,7 @@ def _figure(q: Question, view: ProjectorView):
         fig = live_histogram(h.edges, h.counts, h.band, float(view.answer) if view.answer else None, lang())
     from lmcore.teaching.projector import projector_figure
 
-    fig = projector_figure(fig, height=400)
+    fig = projector_figure(fig, height=ANSWERS_HEIGHT)
     st.session_state["live_figure"] = (key, fig)
     return fig
 
