@@ -228,3 +228,27 @@ def test_the_projectors_answers_and_a_students_box_poll_often_enough(monkeypatch
         assert intervals and max(intervals) <= 1.0, intervals
     finally:
         classes.instructor_action(started.code, started.token, 2**52, Close())
+
+
+@pytest.mark.parametrize("letters", [True, False])
+def test_a_choice_question_on_a_slide_has_no_tolerance_line(letters):
+    """The question as the projector (letters) and a following student (no letters: the answer box
+    lists them) show it: a choice question has no "accepted within ..." line (a student's phone said
+    "accepted within 2%" above four choices), a number question has it."""
+    def slide(kind: str, letters: bool) -> None:
+        from lmcore.teaching.question import Question, Text, Tolerance
+        from ui.live_instructor import _prompt
+
+        def said(text: str) -> Text:
+            return Text("teaching.literal", (("text", text),))
+
+        choices = (said("above 0.5"), said("below 0.5")) if kind == "choice" else ()
+        _prompt(Question("q1", "perplexity", said("Is it?"), kind, 0, said("because"), "none",
+                         choices, Tolerance("rel", 0.02)), "Predict", letters=letters)
+
+    for kind in ("choice", "numeric"):
+        at = AppTest.from_function(slide, args=(kind, letters)).run()
+        lines = [c.value for c in at.caption]
+        assert not errors(at), kind
+        assert any("within" in line for line in lines) == (kind == "numeric"), (kind, lines)
+        assert ("**A** · " in rendered(at)) == (kind == "choice" and letters), (kind, rendered(at))

@@ -138,11 +138,11 @@ def question_slide(deck, q: Question, title: str) -> bool:
 def _prompt(q: Question, title: str, letters: bool = True) -> None:
     language = lang()
     question_statement(q, title)
-    if q.kind == CHOICE and letters:  # (a student's answer box lists them)
+    if q.kind != CHOICE:
+        st.caption(q.tolerance.describe(language))
+    elif letters:  # (a student's answer box lists them)
         st.markdown("  \n".join(f"**{letter}** · {md_escape(c.render(language))}"
                                 for letter, c in zip(LETTERS, q.choices)))
-    else:
-        st.caption(q.tolerance.describe(language))
 
 
 @st.fragment(run_every=RESULTS_POLL_SECONDS)
