@@ -196,7 +196,7 @@ class LiveBrowser:
         box = self.page.locator(".st-key-lmlab-live-box")
         wait = ANSWER_BOX_WAIT * 1000
         await box.locator("input, [data-testid='stRadio']").first.wait_for(timeout=wait)
-        options = box.locator("[data-testid='stRadio'] label")
+        options = box.locator("[data-testid='stRadioGroup'] label")  # the choices (not the widget's own label)
         if await options.count():
             await options.nth(rng.randrange(await options.count())).click(timeout=wait)
         else:
