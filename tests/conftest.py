@@ -1,5 +1,6 @@
 """Shared fixtures: the browser, a blank plotly.js page, one app server, and no training left running at exit."""
 import os
+import sys
 
 import pytest
 
@@ -16,6 +17,18 @@ LONG_FILES = ("test_browser.py", "test_deploy.py", "test_offline.py", "test_clas
 def pytest_collection_modifyitems(items) -> None:
     rank = {name: i for i, name in enumerate(LONG_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FILES)))  # stable: the rest keep their order
+
+
+@pytest.fixture(autouse=True)
+def the_real_main_module_after_each_test():
+    """AppTest runs its script as the process's ``__main__`` and leaves it there. A process started
+    later with ``spawn`` (the corpus workers, server/corpus_worker.py) re-runs ``__main__``'s file as
+    ``__mp_main__``: a script from ``AppTest.from_function(f, args=...)`` raised NameError in the child,
+    which broke the pool for every later test of that pytest worker (app.py guards against it)."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None:
+        sys.modules["__main__"] = main
 
 
 @pytest.fixture(scope="session", autouse=True)
