@@ -18,7 +18,7 @@ from ui.live_common import (FOLLOW, JOINED, LETTERS, LOCAL, NOTICE, POLL_SECONDS
                             join_url, message, open_question, place_of, question_id, start)
 
 
-ANSWERS_HEIGHT = 320  # px: the answers' chart beside the question, with Reveal still above a 720 px screen's fold
+ANSWERS_HEIGHT = 290  # px: the answers' chart beside the question, with Reveal above a 720 px screen's fold (with room for a two-line slide bar)
 
 
 # ------------------------------------------------------------------------------------------ instructor

@@ -12,6 +12,7 @@ from lmcore.figures.style import readable
 from lmcore.i18n import t
 
 BAR_COLOUR, RIGHT_COLOUR, BAND_COLOUR = "#1f77b4", "#2ca02c", "rgba(44, 160, 44, 0.18)"
+LABEL_BACKGROUND = "rgba(255, 255, 255, 0.85)"
 
 
 def _layout(fig: go.Figure, n: int, lang: str, x_title: str) -> go.Figure:
@@ -37,6 +38,7 @@ def live_histogram(edges: Sequence[float], counts: Sequence[int], band: tuple[fl
         half = f"{(band[1] - band[0]) / 2:.3g}" if band is not None else "0"
         fig.add_vline(x=answer, line_color=RIGHT_COLOUR, line_width=3,
                       annotation_text=plotly_text(t("live.fig.answer", lang, answer=f"{answer:.4g}", band=half)),
+                      annotation_bgcolor=LABEL_BACKGROUND,  # readable where it lies over the bars
                       # the label on the side with room: beside an answer near the right edge it was cut off
                       annotation_position="top left" if answer > (edges[0] + edges[-1]) / 2 else "top right")
     return _layout(fig, sum(counts), lang, t("live.fig.x", lang))
