@@ -65,7 +65,7 @@ def main() -> None:
             tab.move(args.key, args.kind, step)
         for step in range(args.moves):
             tab.page.evaluate("window.__changes = []")
-            seconds, size = tab.move(args.key, args.kind, step)
+            seconds, size = tab.move(args.key, args.kind, step % 2)  # a radio or a select box: its first two options in turn
             action = tab.page.evaluate("window.__lat.action")
             print(f"move {step}: settled {1000 * seconds:.0f} ms after the action, {size} bytes received")
             for first, last, kinds in bursts(tab.page.evaluate("window.__changes")):
