@@ -198,3 +198,16 @@ def test_the_browser_back_button_shows_the_slide_its_address_names(contexts, app
     settle(page)
     assert f"2 / {len(slides)} ·" in page.inner_text("[data-testid='stMain']")
     page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_phone_in_projector_view_has_previous_and_next_side_by_side(contexts, app_server, lang):
+    """A student following a live class is in projector view on a phone: the slide bar's Previous
+    and Next share one row above the slide, each wide enough for its label (Streamlit stacks
+    columns on a phone: the bar took five full-width rows)."""
+    page = open_page(contexts(PHONE, lang), app_server, "chain_rule", f"present=1&lang={lang}")
+    prev, next_ = (page.locator(f".st-key-lmlab-{key} button").bounding_box() for key in ("prev", "next"))
+    assert abs(prev["y"] - next_["y"]) < 2 and prev["x"] < next_["x"], (prev, next_)
+    assert min(prev["width"], next_["width"]) >= 120, (prev, next_)
+    assert page.evaluate(CUT_OFF) == []
+    page.close()

@@ -80,6 +80,8 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
         teacher.wait_for_selector(".st-key-lmlab-live-join-panel img", timeout=WAIT)
         code = re.search(r"Live class (\w{5})", teacher.locator(".st-key-lmlab-live-bar").inner_text()).group(1)
         _shot(teacher, "live-teacher-join")
+        if teacher.locator("[data-testid='stPopoverBody']:visible").count():  # the share menu, if still open
+            teacher.keyboard.press("Escape")
         teacher.locator(".st-key-lmlab-live-bar").get_by_role("button", name="My link").click()
         token = re.search(r"teach=([\w-]+)", teacher.get_by_text("teach=").inner_text()).group(1)
         teacher.keyboard.press("Escape")

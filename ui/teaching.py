@@ -57,6 +57,13 @@ PAGE_CSS = """<style>
   [data-testid="stDownloadButton"] button { min-height: 44px; }
   [data-testid="stRadio"] label { min-height: 36px; align-items: center; }
   [data-testid="stTextInput"] input { min-height: 44px; font-size: 16px; }
+  /* the slide bar in two rows: its title with the sheet and share menus, then Previous and Next
+     side by side (stacked, as Streamlit stacks columns on a phone, it took five rows above a slide) */
+  .st-key-lmlab-slide-bar [data-testid="stHorizontalBlock"] { flex-flow: row wrap !important; gap: 0.5rem; }
+  .st-key-lmlab-slide-bar [data-testid="stColumn"] { width: auto !important; min-width: 0 !important; }
+  .st-key-lmlab-slide-bar [data-testid="stColumn"]:nth-child(2) { order: -2; flex: 1 1 55% !important; }
+  .st-key-lmlab-slide-bar [data-testid="stColumn"]:nth-child(n+4) { order: -1; flex: 0 0 auto !important; }
+  .st-key-lmlab-slide-bar [data-testid="stColumn"]:nth-child(odd):nth-child(-n+3) { flex: 1 1 40% !important; }
 }
 </style>"""
 
@@ -193,7 +200,8 @@ class Deck:
     def _slide_bar(self) -> None:
         i, last = self.slides.index(self.current), len(self.slides) - 1
         before, after = previous_lesson(self.page), next_lesson(self.page)
-        left, mid, right, menu, share = st.columns([2, 6, 2, 1, 1], vertical_alignment="center")
+        left, mid, right, menu, share = st.container(key="lmlab-slide-bar").columns([2, 6, 2, 1, 1],
+                                                                                  vertical_alignment="center")
         prev_label = tr("teaching.prev") if i > 0 or before is None else tr("teaching.prev_lesson")
         next_label = tr("teaching.next") if i < last or after is None else tr("teaching.next_lesson")
         left.button(prev_label, key="lmlab-prev", on_click=self._move, args=(-1,), disabled=i == 0 and before is None,
