@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from lmcore.teaching.question import Question
-from lmcore.teaching.sheet import md_escape
+from lmcore.teaching.sheet import md_escape, md_table
 from ui.state import lang, tr
 
 
@@ -14,6 +14,4 @@ def question_statement(q: Question, title: str) -> None:
     st.markdown(f"**{md_escape(title)}** · {md_escape(tr(f'teaching.topic.{q.topic}'))}")
     st.markdown(md_escape(q.prompt.render(language)))
     if q.table is not None:
-        header, rows = q.table.render(language)
-        st.markdown("\n".join(["| " + " | ".join(md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
-                              + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]))
+        st.markdown("\n".join(md_table(q, language)))

@@ -63,7 +63,7 @@ PAGE_CSS = """<style>
   .st-key-lmlab-slide-bar [data-testid="stColumn"] { width: auto !important; min-width: 0 !important; }
   .st-key-lmlab-slide-bar [data-testid="stColumn"]:nth-child(2) { order: -2; flex: 1 1 55% !important; }
   .st-key-lmlab-slide-bar [data-testid="stColumn"]:nth-child(n+4) { order: -1; flex: 0 0 auto !important; }
-  .st-key-lmlab-slide-bar [data-testid="stColumn"]:nth-child(odd):nth-child(-n+3) { flex: 1 1 40% !important; }
+  .st-key-lmlab-slide-bar [data-testid="stColumn"]:is(:nth-child(1), :nth-child(3)) { flex: 1 1 40% !important; }
 }
 </style>"""
 

@@ -80,7 +80,8 @@ def _header(sheet: Sheet, lang: str, key: bool) -> tuple[str, str]:
     return title, sub
 
 
-def _md_table(question: Question, lang: str) -> list[str]:
+def md_table(question: Question, lang: str) -> list[str]:
+    """The question's table as Markdown lines (every cell escaped), then a blank line; none without a table."""
     if question.table is None:
         return []
     header, rows = question.table.render(lang)
@@ -109,7 +110,7 @@ def sheet_markdown(sheet: Sheet, lang: str = "en") -> str:
     lines = [f"# {title}", "", md_escape(sub), "", md_escape(t("teaching.sheet.instructions", lang)), ""]
     for i, q in enumerate(sheet.questions, 1):
         lines += [f"## {i}. {md_escape(t(f'teaching.topic.{q.topic}', lang))}", "", md_escape(q.prompt.render(lang)), ""]
-        lines += _md_table(q, lang)
+        lines += md_table(q, lang)
         lines += [md_escape(answer_line(q, lang)), ""]
     return "\n".join(lines).rstrip() + "\n"
 
