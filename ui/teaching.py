@@ -60,6 +60,7 @@ PAGE_CSS = """<style>
   /* the slide bar in two rows: its title with the sheet and share menus, then Previous and Next
      side by side (stacked, as Streamlit stacks columns on a phone, it took five rows above a slide) */
   .st-key-lmlab-slide-bar [data-testid="stHorizontalBlock"] { flex-flow: row wrap !important; gap: 0.5rem; }
+  .lmlab-keys-hint { display: none; }  /* a phone has no arrow keys */
   .st-key-lmlab-slide-bar [data-testid="stColumn"] { width: auto !important; min-width: 0 !important; }
   .st-key-lmlab-slide-bar [data-testid="stColumn"]:nth-child(2) { order: -2; flex: 1 1 55% !important; }
   .st-key-lmlab-slide-bar [data-testid="stColumn"]:nth-child(n+4) { order: -1; flex: 0 0 auto !important; }
@@ -212,7 +213,8 @@ class Deck:
         if i == last and after is not None:
             where += " · " + tr("teaching.course.then", lesson=tr(f"nav.{after.page}"))
         mid.markdown(f"**{tr('teaching.slide', i=i + 1, n=len(self.slides))} · {self._slide_title(self.current)}**  \n"
-                     f"<small>{where} · {tr('teaching.keys_hint')}</small>", unsafe_allow_html=True)
+                     f"<small>{where}<span class='lmlab-keys-hint'> · {tr('teaching.keys_hint')}</span></small>",
+                     unsafe_allow_html=True)
         course_menu(menu.popover(":material/menu_book:", help=tr("teaching.course.help")))
         self._share = share.popover(":material/qr_code_2:", help=tr("teaching.share.header"))
         move = st.session_state.pop(COURSE_MOVE, None)
