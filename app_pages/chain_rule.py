@@ -15,6 +15,7 @@ from server.models import ngram_model, session_models
 from ui import teaching
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.formula_element import formula
 
 MAX_FACTORS = 12
 PER_LINE = 4
@@ -84,7 +85,7 @@ def chain(scores: TokenLogProbs | None, span: int | None) -> None:
         return
     deck.chart(chart(chain_rule_bars, scores, lang=lang()), "chain-rule")
     st.markdown(tr("chain_rule.product"))
-    st.latex(chain_product_latex(scores, span=span, max_factors=MAX_FACTORS, per_line=PER_LINE))
+    formula(chain_product_latex(scores, span=span, max_factors=MAX_FACTORS, per_line=PER_LINE))
     explain_zeros(scores, st)
 
 
@@ -103,7 +104,7 @@ def perplexity(scores: TokenLogProbs | None) -> None:
     if scores is None:
         return
     result = perplexity_of([scores])
-    st.latex(perplexity_latex(result))
+    formula(perplexity_latex(result))
     numbers, die = st.columns([1, 2])
     numbers.metric(tr("chain_rule.metric.ppl"), "∞" if math.isinf(result.ppl) else f"{result.ppl:.2f}")
     numbers.metric(tr("chain_rule.metric.logp"), "−∞" if math.isinf(result.log_prob) else f"{result.log_prob:.3f}")

@@ -16,6 +16,7 @@ from server.models import ngram_model, session_models
 from ui import teaching
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.formula_element import formula
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -31,68 +32,11 @@ deck = teaching.deck("decoding")  # teaching mode: projector slides, questions, 
 st.title(tr("nav.decoding"))
 deck.section("setup")
 st.markdown(tr("decoding.intro"))
-st.latex(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
+formula(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mid y_{<t}, x)"
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
-neural_lm = session_models().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
-sources = (["textbook", "ngram"] + (["neural"] if neural_lm else [])
-           + (["seq2seq"] if shipped_models() else []))
-wanted = query_param("src", "textbook", choices=sources)
-source = st.radio(tr("decoding.source"), sources, format_func=labeller("decoding.source"),
-                  index=sources.index(wanted),
-                  horizontal=True, key="decoding_source")
-
-c1, c2, c3, c4 = st.columns(4)
-k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2, lo=1, hi=10), key="decoding_k")
-default_len = {"textbook": 4, "ngram": 10, "neural": 10}.get(source, 12)
-max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len, lo=1, hi=20), key=f"decoding_L_{source}")
-alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7, lo=0.0, hi=2.0), 0.1, key="decoding_alpha")
-shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2, lo=0, hi=5), key="decoding_pruned")
-set_query_params(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
-
-if source == "textbook":
-    st.info(tr("decoding.textbook_note"))
-    score, per_parent = textbook_scorer(), shown
-elif source in ("ngram", "neural"):
-    corpus = current_corpus()
-    if source == "ngram":
-        order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3, lo=2, hi=4), key="decoding_order")
-        set_query_params(n=order)
-    else:
-        st.caption(tr("decoding.neural_note", steps=neural_lm.steps_done, hidden=neural_lm.config.hidden_size))
-    prompt = st.text_input(tr("decoding.prompt"), query_param("prompt", "")[:200], help=tr("decoding.prompt_help"),
-                           key="decoding_prompt", max_chars=200)
-    set_query_params(prompt=prompt)
-    words = corpus.vocab.map(tokenize(prompt, corpus.settings.tokenizer, corpus.settings.lowercase))
-    if source == "neural":
-        score = DistributionScorer(neural_lm, prompt=words)
-    else:
-        score = DistributionScorer(ngram_model(corpus, order), prompt=words)
-    per_parent = shown
-else:
-    tasks = sorted({task for task, _ in shipped_models()})
-    task = st.radio(tr("decoding.seq2seq_task"), tasks, format_func=labeller("seq2seq.task"), horizontal=True,
-                    index=tasks.index(DEFAULT_TASK) if DEFAULT_TASK in tasks else 0, key="decoding_s2s_task")
-    digits = st.text_input(tr("decoding.seq2seq_source"), query_param("x", "40213")[:12], key="decoding_s2s_source",
-                           max_chars=12)
-    set_query_params(x=digits)
-    source_tokens = parse_source(task, digits, 1, 8)
-    if source_tokens is None:
-        st.error(tr("decoding.seq2seq_bad"))
-        st.stop()
-    st.caption(tr("decoding.seq2seq_note", target=" ".join(target_of(task, source_tokens))))
-    score, per_parent = decoder_scorer(_seq2seq_model(task), source_tokens), shown
-vocab, end = score.vocab, score.end_id
-
-tree = beam_search(score, k, max_len, end, alpha, pruned_per_parent=per_parent)
-greedy = greedy_decode(score, max_len, end, alpha)
-best = tree.best
-st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab), prob=math.exp(greedy.logprob),
-                      lp=greedy.logprob)
-            + "\n- " + tr("decoding.beam_result", k=k, text=_text(best.tokens, vocab), prob=math.exp(best.logprob),
-                           lp=best.logprob))
 
 
-def search_part() -> None:
+def search_part(tree, greedy, vocab, k: int, max_len: int, alpha: float) -> None:
     """The search tree of greedy and beam search, the n-best list and length normalisation."""
     deck.section("tree")
     st.subheader(tr("decoding.tree_header"))
@@ -114,7 +58,7 @@ def search_part() -> None:
     deck.section("length")
     st.subheader(tr("decoding.length_header"))
     st.caption(tr("decoding.length_note"))
-    raw_best = max(tree.nbest, key=lambda h: h.logprob)
+    raw_best, best = max(tree.nbest, key=lambda h: h.logprob), tree.best
     left, right = st.columns(2)
     left.metric(tr("decoding.raw_choice"), _text(raw_best.tokens, vocab))
     left.caption(f"log P(y) = {raw_best.logprob:.3f} · |y| = {len(raw_best.tokens)}")
@@ -124,7 +68,7 @@ def search_part() -> None:
         st.caption(tr("decoding.same_choice"))
 
 
-def sweep_part() -> None:
+def sweep_part(score, vocab, end, k: int, max_len: int, alpha: float) -> None:
     """Search error against model error: the best output of each beam width and the true optimum."""
     deck.section("sweep")
     st.subheader(tr("decoding.sweep_header"))
@@ -147,6 +91,70 @@ def sweep_part() -> None:
     deck.table(sweep, "beam-sweep")
 
 
-deck.settings()
-deck.parts({"search": search_part, "sweep": sweep_part})
+def settings_and_parts() -> None:
+    """Source, beam width, length limit, α and all that follows from them (a fragment: they rerun the
+    page body, not the sidebar); the sidebar's teaching tools are drawn after it, by the whole-page run."""
+    neural_lm = session_models().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
+    sources = (["textbook", "ngram"] + (["neural"] if neural_lm else [])
+               + (["seq2seq"] if shipped_models() else []))
+    wanted = query_param("src", "textbook", choices=sources)
+    source = st.radio(tr("decoding.source"), sources, format_func=labeller("decoding.source"),
+                      index=sources.index(wanted),
+                      horizontal=True, key="decoding_source")
+
+    c1, c2, c3, c4 = st.columns(4)
+    k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2, lo=1, hi=10), key="decoding_k")
+    default_len = {"textbook": 4, "ngram": 10, "neural": 10}.get(source, 12)
+    max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len, lo=1, hi=20), key=f"decoding_L_{source}")
+    alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7, lo=0.0, hi=2.0), 0.1, key="decoding_alpha")
+    shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2, lo=0, hi=5), key="decoding_pruned")
+    set_query_params(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
+
+    if source == "textbook":
+        st.info(tr("decoding.textbook_note"))
+        score, per_parent = textbook_scorer(), shown
+    elif source in ("ngram", "neural"):
+        corpus = current_corpus()
+        if source == "ngram":
+            order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3, lo=2, hi=4), key="decoding_order")
+            set_query_params(n=order)
+        else:
+            st.caption(tr("decoding.neural_note", steps=neural_lm.steps_done, hidden=neural_lm.config.hidden_size))
+        prompt = st.text_input(tr("decoding.prompt"), query_param("prompt", "")[:200], help=tr("decoding.prompt_help"),
+                               key="decoding_prompt", max_chars=200)
+        set_query_params(prompt=prompt)
+        words = corpus.vocab.map(tokenize(prompt, corpus.settings.tokenizer, corpus.settings.lowercase))
+        if source == "neural":
+            score = DistributionScorer(neural_lm, prompt=words)
+        else:
+            score = DistributionScorer(ngram_model(corpus, order), prompt=words)
+        per_parent = shown
+    else:
+        tasks = sorted({task for task, _ in shipped_models()})
+        task = st.radio(tr("decoding.seq2seq_task"), tasks, format_func=labeller("seq2seq.task"), horizontal=True,
+                        index=tasks.index(DEFAULT_TASK) if DEFAULT_TASK in tasks else 0, key="decoding_s2s_task")
+        digits = st.text_input(tr("decoding.seq2seq_source"), query_param("x", "40213")[:12], key="decoding_s2s_source",
+                               max_chars=12)
+        set_query_params(x=digits)
+        source_tokens = parse_source(task, digits, 1, 8)
+        if source_tokens is None:
+            st.error(tr("decoding.seq2seq_bad"))
+            st.stop()
+        st.caption(tr("decoding.seq2seq_note", target=" ".join(target_of(task, source_tokens))))
+        score, per_parent = decoder_scorer(_seq2seq_model(task), source_tokens), shown
+    vocab, end = score.vocab, score.end_id
+
+    tree = beam_search(score, k, max_len, end, alpha, pruned_per_parent=per_parent)
+    greedy = greedy_decode(score, max_len, end, alpha)
+    best = tree.best
+    st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab), prob=math.exp(greedy.logprob),
+                          lp=greedy.logprob)
+                + "\n- " + tr("decoding.beam_result", k=k, text=_text(best.tokens, vocab), prob=math.exp(best.logprob),
+                               lp=best.logprob))
+    deck.settings()
+    deck.parts({"search": lambda: search_part(tree, greedy, vocab, k, max_len, alpha),
+                "sweep": lambda: sweep_part(score, vocab, end, k, max_len, alpha)})
+
+
+deck.fragment(settings_and_parts, "decoding_settings")()
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

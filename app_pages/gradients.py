@@ -24,6 +24,7 @@ from ui import teaching
 from ui.recurrent_models import clip_logs, trained_models
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.formula_element import formula
 
 T_OPTIONS = [10, 20, 50, 100, 200, 500, 1000]
 HIDDEN_OPTIONS = [8, 16, 32, 64, 128]
@@ -131,7 +132,7 @@ def curves_section(with_why: bool = False) -> None:
             st.warning(tr("gradients.theory_overflow_msg", k=int(overflow[0])))
 
         with st.expander(tr("gradients.formula_header"), expanded=False):
-            st.latex(r"\frac{\partial J^{(t)}}{\partial h^{(k)}} = \frac{\partial J^{(t)}}{\partial h^{(t)}}"
+            formula(r"\frac{\partial J^{(t)}}{\partial h^{(k)}} = \frac{\partial J^{(t)}}{\partial h^{(t)}}"
                      r"\prod_{j=k+1}^{t} W_h^T \,\mathrm{diag}\!\left(\sigma'(z^{(j)})\right),\qquad"
                      r"\Big\|\prod_{j=k+1}^{t} W_h^T \,\mathrm{diag}(\sigma'(z^{(j)}))\Big\| \le (\sigma_1\gamma)^{t-k}")
             d = st.slider(tr("gradients.distance_pick"), 0, T - 1, min(10, T - 1), key="grad_d")
@@ -169,7 +170,7 @@ def why_panels(spec: CellSpec, T: int, input_scale: float) -> None:
     deck.chart(chart(figs.per_step_figure, rnn.step_norms, sg, "jacobian", lang=lang()), "jacobian-norms", right)
 
     st.subheader(tr("gradients.lstm.header"))
-    st.latex(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} = \mathrm{diag}(f^{(t)}) + "
+    formula(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} = \mathrm{diag}(f^{(t)}) + "
              r"\underbrace{\frac{\partial c^{(t)}}{\partial h^{(t-1)}}\,\mathrm{diag}\!\left(o^{(t-1)}\odot(1-\tanh^2 c^{(t-1)})\right)}"
              r"_{\text{" + tr("gradients.lstm.ignored") + "}}")
     st.markdown(tr("gradients.lstm.note", err=float(np.median(lstm_approx["relative_error"]))))
@@ -265,7 +266,7 @@ def clipping_section() -> None:
     deck.section("clipping")
     st.header(tr("gradients.clip.header"))
     st.markdown(tr("gradients.clip.rule"))
-    st.latex(tex_words(r"\hat{g} \leftarrow \begin{cases} \dfrac{\text{threshold}}{\|\hat{g}\|}\,\hat{g} & \text{if } "
+    formula(tex_words(r"\hat{g} \leftarrow \begin{cases} \dfrac{\text{threshold}}{\|\hat{g}\|}\,\hat{g} & \text{if } "
                        r"\|\hat{g}\| > \text{threshold} \\ \hat{g} & \text{otherwise}\end{cases}", lang()))
     cliff_section()
 

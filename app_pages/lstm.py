@@ -27,6 +27,7 @@ from ui.job_status import job_status, training_progress_text
 from ui import teaching
 from ui.charts import keyed_figure
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.formula_element import formula
 
 MAX_SYMBOLS = 80
 DEFAULT = TrainConfig()
@@ -331,7 +332,7 @@ def gates_part(symbols: tuple) -> None:
 
 def gradient_part(symbols: tuple) -> None:
     st.header(tr("lstm.grad.header"))
-    st.latex(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} \approx f^{(t)} \;\Rightarrow\; "
+    formula(r"\frac{\partial c^{(t)}}{\partial c^{(t-1)}} \approx f^{(t)} \;\Rightarrow\; "
              r"\frac{\partial c^{(T)}}{\partial c^{(k)}} \approx \prod_{t=k+1}^{T} f^{(t)}")
     st.caption(tr("lstm.grad.note"))
     gradient_section(lstm, rnn, symbols, passage_trace(model_key(lstm), symbols, lstm))

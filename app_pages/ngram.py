@@ -21,6 +21,7 @@ from server.models import ngram_counts, ngram_model
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 from ui.tables import text_table
+from ui.formula_element import formula
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
 # controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
@@ -104,11 +105,11 @@ def formulas(models: dict, table: NextWordTable, context: list[str], delta: floa
     word = st.selectbox(tr("ngram.formula.word"), table.words or ["</s>"], key="ngram_word")
     lm_add = models["add-delta"]
     st.markdown(tr("ngram.formula.add_delta"))
-    st.latex(tex_words(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta,
+    formula(tex_words(add_delta_latex(word, lm_add.count(table.context + [word]), table.context_count, delta,
                                        len(lm_add.vocab), lm_add.prob(word, context)), lang(), ("smooth",)))
     st.markdown(tr("ngram.formula.kn"))
-    st.latex(tex_words(NOTES_KN, lang()))
-    st.latex(kn_notes_latex(word, kn_terms(models["kn-notes"], word, context)))
+    formula(tex_words(NOTES_KN, lang()))
+    formula(kn_notes_latex(word, kn_terms(models["kn-notes"], word, context)))
     st.caption(tr("ngram.formula.kn_counts", value=f"{models['kn-interp'].prob(word, context):.5f}"))
 
 

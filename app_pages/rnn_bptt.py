@@ -16,6 +16,7 @@ from ui.recurrent_models import trained_models
 from ui import teaching
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.formula_element import formula
 
 MODELS = ["trained", "random"]
 SENTENCE_LENGTHS = (3, 30)  # tokens of a test sentence worth stepping through
@@ -42,12 +43,12 @@ def step_section(run) -> None:
     st.text(tr("rnn_bptt.step_caption", t=step, word=inputs[step - 1], target=targets[step - 1], p=p_target))
     with st.expander(tr("rnn_bptt.formulas"), expanded=True):
         h_norm = float(run.trace.h[step].norm())
-        st.latex(rf"h^{{({step})}} = \tanh\!\left(W_h h^{{({step - 1})}} + W_x x^{{({step})}} + b_h\right),\quad "
+        formula(rf"h^{{({step})}} = \tanh\!\left(W_h h^{{({step - 1})}} + W_x x^{{({step})}} + b_h\right),\quad "
                  rf"\|h^{{({step})}}\| = {h_norm:.3f}")
-        st.latex(rf"\hat{{y}}^{{({step})}} = \mathrm{{softmax}}(W_y h^{{({step})}} + b_y),\quad "
+        formula(rf"\hat{{y}}^{{({step})}} = \mathrm{{softmax}}(W_y h^{{({step})}} + b_y),\quad "
                  rf"J^{{({step})}} = -\log \hat{{y}}^{{({step})}}_{{x^{{({step + 1})}}}} = -\log {p_target:.4f}"
                  rf" = {run.losses[step - 1]:.4f}")
-        st.latex(rf"J = \frac{{1}}{{T}}\sum_{{t=1}}^{{T}} J^{{(t)}} = \frac{{{run.losses.sum():.3f}}}{{{T}}} = {run.J:.4f},"
+        formula(rf"J = \frac{{1}}{{T}}\sum_{{t=1}}^{{T}} J^{{(t)}} = \frac{{{run.losses.sum():.3f}}}{{{T}}} = {run.J:.4f},"
                  rf"\qquad \mathrm{{PPL}} = \exp(J) = {run.perplexity:.2f}")
     left, right = st.columns(2)
     h = torch.stack(run.trace.h[1:]).numpy()
@@ -79,7 +80,7 @@ def top_k_section(wb, run, model_key: str, idx: int) -> None:
 def bptt_section(wb, run) -> None:
     """BPTT contributions and truncation (its slider reruns only this section)."""
     st.header(tr("rnn_bptt.bptt.header"))
-    st.latex(r"\frac{\partial J^{(t)}}{\partial W_h} = \sum_{k=1}^{t} \frac{\partial J^{(t)}}{\partial h^{(t)}}"
+    formula(r"\frac{\partial J^{(t)}}{\partial W_h} = \sum_{k=1}^{t} \frac{\partial J^{(t)}}{\partial h^{(t)}}"
              r"\left(\prod_{j=k+1}^{t} \frac{\partial h^{(j)}}{\partial h^{(j-1)}}\right)\frac{\partial h^{(k)}}{\partial W_h}"
              r"\;=\;\sum_{k=1}^{t} G(t,k),\qquad G(t,k) = \delta(t,k)\,h^{(k-1)\,T}")
     st.caption(tr("rnn_bptt.bptt.caption"))
@@ -92,7 +93,7 @@ def bptt_section(wb, run) -> None:
     c_norm.metric(tr("rnn_bptt.metric.grad_norm"), f"{full:.4g}")
     c_dropped.metric(tr("rnn_bptt.metric.dropped"), f"{100 * contrib.dropped_share(window):.3g}%")
     c_err.metric(tr("rnn_bptt.metric.trunc_err"), f"{100 * err:.3g}%")
-    st.latex(rf"\frac{{\partial J}}{{\partial W_h}} = \frac{{1}}{{T}}\sum_{{t=1}}^{{{T}}}\sum_{{k=1}}^{{t}} G(t,k),\quad"
+    formula(rf"\frac{{\partial J}}{{\partial W_h}} = \frac{{1}}{{T}}\sum_{{t=1}}^{{{T}}}\sum_{{k=1}}^{{t}} G(t,k),\quad"
              rf"\Big\|\frac{{\partial J}}{{\partial W_h}}\Big\| = {full:.4g},\quad"
              rf"\Big\|\frac{{\partial J}}{{\partial W_h}} - g_{{\,t-k<{window}}}\Big\| = {err * full:.3g}")
     left, right = st.columns([3, 2])

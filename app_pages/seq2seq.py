@@ -25,6 +25,7 @@ from ui.job_status import job_status
 from ui import teaching
 from ui.charts import chart
 from ui.state import labeller, lang, query_param, set_query_params, tr
+from ui.formula_element import formula
 
 
 @st.cache_resource(show_spinner=False)
@@ -135,7 +136,7 @@ def example_section(task: str, models: dict) -> None:
 
     st.markdown("**" + tr("seq2seq.factorisation_header") + "**")
     fact = factorise(model, source, target)
-    st.latex(factorisation_latex(fact))
+    formula(factorisation_latex(fact))
     deck.table(pd.DataFrame({tr("seq2seq.factor_table.step"): range(1, len(fact.target) + 1),
                              tr("seq2seq.factor_table.token"): fact.target,
                              tr("seq2seq.factor_table.prob"): [round(p, 4) for p in fact.probs],
@@ -164,11 +165,11 @@ deck = teaching.deck("seq2seq")  # teaching mode: projector slides, questions, e
 st.title(tr("nav.seq2seq"))
 deck.section("model")
 st.markdown(tr("seq2seq.intro"))
-st.latex(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \qquad"
+formula(r"P(y \mid x) = \prod_{t=1}^{T} P(y_t \mid y_{<t}, x), \qquad"
          r" c = h^{(m)}_\text{enc} = f_\text{enc}(x_1, \ldots, x_m)")
-st.latex(r"s^{(t)} = f_\text{dec}(s^{(t-1)}, y_{t-1}, c), \qquad"
+formula(r"s^{(t)} = f_\text{dec}(s^{(t-1)}, y_{t-1}, c), \qquad"
          r" P(y_t \mid y_{<t}, x) = \text{softmax}(W_o s^{(t)})[y_t]")
-st.latex(r"\text{" + tr("seq2seq.attention_label") + r"} \quad \alpha_{tj} = \text{softmax}_j\, e(s^{(t-1)}, h_j),"
+formula(r"\text{" + tr("seq2seq.attention_label") + r"} \quad \alpha_{tj} = \text{softmax}_j\, e(s^{(t-1)}, h_j),"
          r" \quad c_t = \sum_j \alpha_{tj} h_j, \quad e = s \cdot h_j \;\text{ " + tr("seq2seq.attention_or") + r" }\; v^\top \tanh(W_q s + W_k h_j)")
 
 task = st.radio(tr("seq2seq.task"), TASKS, index=TASKS.index(query_param("task", DEFAULT_TASK, choices=TASKS)),

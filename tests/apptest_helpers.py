@@ -1,8 +1,10 @@
 """Running the app in AppTest: the whole app (app.py + sidebar) on a chosen page and language.
 
-AppTest knows the app's charts (ui/plotly_element.py, a components-v2 element) as what they are:
-elements of type ``plotly_chart`` whose ``proto.spec`` is the figure's JSON, as ``st.plotly_chart``'s
-were, so ``at.get("plotly_chart")`` finds every chart a page shows (:func:`chart_proto`)."""
+AppTest knows the app's charts and formulas (ui/plotly_element.py and ui/formula_element.py,
+components-v2 elements) as what they are: elements of type ``plotly_chart`` whose ``proto.spec`` is
+the figure's JSON, as ``st.plotly_chart``'s were, and of type ``latex`` whose ``value`` is the
+formula's body, as ``st.latex``'s was. So ``at.get("plotly_chart")`` and ``at.latex`` find every chart
+and formula a page shows (:func:`known_proto`)."""
 from __future__ import annotations
 
 import base64
@@ -13,9 +15,11 @@ import numpy as np
 import pandas as pd
 
 from streamlit.proto.BidiComponent_pb2 import BidiComponent
+from streamlit.proto.Markdown_pb2 import Markdown
 from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 from streamlit.testing.v1 import AppTest, element_tree
 
+from ui.formula_element import NAME as FORMULA_ELEMENT
 from ui.plotly_element import NAME as CHART_ELEMENT
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,17 +34,34 @@ def chart_proto(element: BidiComponent) -> PlotlyChart | None:
     return PlotlyChart(id=element.id, spec=element.bytes.decode("utf-8"))
 
 
+def formula_proto(element: BidiComponent) -> Markdown | None:
+    """The formula an element of ui/formula_element.py shows, as ``st.latex``'s Markdown (``body``:
+    the LaTeX between ``$$`` lines); None for any other components-v2 element."""
+    if element.component_name != FORMULA_ELEMENT:
+        return None
+    return Markdown(body=f"$$\n{element.bytes.decode('utf-8')}\n$$", element_type=Markdown.Type.LATEX)
+
+
+def known_proto(element: BidiComponent) -> tuple[str, PlotlyChart | Markdown] | None:
+    """("plotly_chart", its chart) or ("latex", its formula) for our elements; None for any other."""
+    chart = chart_proto(element)
+    if chart is not None:
+        return "plotly_chart", chart
+    found = formula_proto(element)
+    return None if found is None else ("latex", found)
+
+
 _unknown_element = element_tree.UnknownElement.__init__
 
 
-def _chart_or_unknown(self, proto, root) -> None:
+def _known_or_unknown(self, proto, root) -> None:
     _unknown_element(self, proto, root)
-    chart = chart_proto(self.proto) if self.type == "bidi_component" else None
-    if chart is not None:
-        self.type, self.proto = "plotly_chart", chart
+    known = known_proto(self.proto) if self.type == "bidi_component" else None
+    if known is not None:
+        self.type, self.proto = known
 
 
-element_tree.UnknownElement.__init__ = _chart_or_unknown
+element_tree.UnknownElement.__init__ = _known_or_unknown
 
 
 def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | None = None) -> AppTest:

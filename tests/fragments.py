@@ -16,7 +16,7 @@ import streamlit.testing.v1.local_script_runner as local_runner
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 
-from tests.apptest_helpers import chart_proto
+from tests.apptest_helpers import known_proto
 
 
 @contextmanager
@@ -39,16 +39,18 @@ def deltas(messages: list) -> list:
 
 def elements(messages: list, kind: str) -> list:
     """The new elements of one type (e.g. "plotly_chart", "metric") among the messages; the charts of
-    ui/plotly_element.py are "plotly_chart" (tests/apptest_helpers.py's ``chart_proto``)."""
+    ui/plotly_element.py are "plotly_chart", the formulas of ui/formula_element.py "latex"
+    (tests/apptest_helpers.py's ``known_proto``)."""
     out = []
     for d in deltas(messages):
         if d.WhichOneof("type") != "new_element":
             continue
         found = d.new_element.WhichOneof("type")
+        known = known_proto(d.new_element.bidi_component) if found == "bidi_component" else None
         if found == kind:
             out.append(getattr(d.new_element, kind))
-        elif found == "bidi_component" and kind == "plotly_chart" and chart_proto(d.new_element.bidi_component):
-            out.append(chart_proto(d.new_element.bidi_component))
+        elif known is not None and known[0] == kind:
+            out.append(known[1])
     return out
 
 

@@ -1,0 +1,67 @@
+"""ui/formula_element.py in Chromium: a formula is laid out exactly as st.latex lays it out (the same
+KaTeX, the same CSS), a formula KaTeX cannot parse shows its error, and markup in a formula's text
+is shown as text. In AppTest, the app's formulas read as ``latex`` elements (tests/apptest_helpers.py)."""
+from pathlib import Path
+
+import pytest
+
+from tests.apptest_helpers import run_page
+from tests.browser_server import wait_for_app
+from tests.formula_app import FORMULAS
+
+pytest.importorskip("playwright")
+ROOT = Path(__file__).resolve().parents[1]
+
+# Every glyph of a formula as [text, x, y, width, height] in px, x and y from the first glyph's (the
+# formula is centred in its box, and the two boxes need not be as wide).
+GLYPHS = """(box) => {
+  const root = document.querySelector(box + ' .katex-html');
+  if (!root) return null;
+  const glyphs = [...root.querySelectorAll('span')].filter((s) => !s.children.length && s.textContent.trim());
+  const origin = glyphs[0].getBoundingClientRect();
+  return glyphs.map((s) => {
+    const r = s.getBoundingClientRect();
+    return [s.textContent, r.left - origin.left, r.top - origin.top, r.width, r.height];
+  });
+}"""
+
+
+@pytest.fixture(scope="module")
+def formula_page(browser):
+    from streamlit_process import streamlit_process
+
+    with streamlit_process(ROOT, script="tests/formula_app.py") as (url, _):
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(url)
+        wait_for_app(page)
+        page.wait_for_function(f"document.querySelectorAll('.lmlab-formula:not(:empty)').length >= {len(FORMULAS) + 2}",
+                               timeout=30_000)
+        yield page
+        page.close()
+
+
+@pytest.mark.parametrize("i", range(len(FORMULAS)))
+def test_a_formula_is_laid_out_as_st_latex_lays_it_out(formula_page, i):
+    ours = formula_page.evaluate(GLYPHS, f".st-key-formula_{i}")
+    theirs = formula_page.evaluate(GLYPHS, f".st-key-latex_{i}")
+    assert theirs and ours and [g[0] for g in ours] == [g[0] for g in theirs]
+    for mine, st_latex in zip(ours, theirs):
+        assert all(abs(a - b) <= 0.5 for a, b in zip(mine[1:], st_latex[1:])), (mine, st_latex)
+
+
+def test_a_formula_katex_cannot_parse_shows_its_error_as_text(formula_page):
+    box = formula_page.locator(".st-key-broken .lmlab-formula")
+    assert box.locator(".katex-error").count() == 1
+    assert r"\frac{1}{" in box.inner_text()
+
+
+def test_markup_in_a_formula_is_shown_as_text(formula_page):
+    box = formula_page.locator(".st-key-hostile .lmlab-formula")
+    assert box.locator("img").count() == 0 and box.locator("b").count() == 0
+    assert "<img src=x onerror=alert(1)> <b>bold</b>" in box.locator(".katex-html").inner_text().replace("\xa0", " ")
+
+
+def test_the_pages_formulas_are_formula_elements_in_apptest():
+    at = run_page("chain_rule")
+    assert at.latex and any(r"\prod" in el.value for el in at.latex)
+    assert all(type(el).__name__ == "UnknownElement" for el in at.latex)  # ours: st.latex's would be Latex
