@@ -23,7 +23,7 @@ from server.owner import owner_id
 from server.training import start_seq2seq_training, trained_seq2seq
 from ui.job_status import job_status
 from ui import teaching
-from ui.charts import chart
+from ui.charts import chart, hidden_chart
 from ui.state import labeller, lang, query_param, set_query_params, tr
 from ui.formula_element import formula
 
@@ -142,6 +142,7 @@ def example_section(task: str, models: dict) -> None:
                              tr("seq2seq.factor_table.prob"): [round(p, 4) for p in fact.probs],
                              tr("seq2seq.factor_table.logprob"): [round(math.log(p), 4) for p in fact.probs]}), "factorisation")
     if fact.attention is None:
+        hidden_chart("seq2seq_attention")  # where the map is for a model with attention: kept, so no new plot
         st.info(tr("seq2seq.no_attention_map"))
     else:
         weights = np.round(np.asarray(fact.attention, dtype=float), 3)  # three digits: more than the eye sees

@@ -19,6 +19,7 @@ from streamlit.proto.Markdown_pb2 import Markdown
 from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 from streamlit.testing.v1 import AppTest, element_tree
 
+from ui.charts import HIDDEN
 from ui.formula_element import NAME as FORMULA_ELEMENT
 from ui.plotly_element import NAME as CHART_ELEMENT
 
@@ -29,7 +30,7 @@ APP = str(ROOT / "app.py")
 def chart_proto(element: BidiComponent) -> PlotlyChart | None:
     """The chart an element of ui/plotly_element.py shows, as a PlotlyChart (``spec``: the figure's
     JSON, ``id``: the element's); None for any other components-v2 element."""
-    if element.component_name != CHART_ELEMENT:
+    if element.component_name != CHART_ELEMENT or element.bytes == HIDDEN:  # a hidden chart shows nothing
         return None
     return PlotlyChart(id=element.id, spec=element.bytes.decode("utf-8"))
 

@@ -5,6 +5,7 @@
 // parentElement. The first call makes the plot at the width its container has by then; each later
 // one hands the new spec to Plotly.react, which diffs it against what is drawn (layout.datarevision
 // tells it whether the data changed) and draws once.
+// A spec {"hidden": true} hides the box and keeps its plot: shown again, the next figure is a diff.
 // A change of the container's width (window resize, a tab shown) relayouts the size alone. The
 // modebar keeps st.plotly_chart's buttons, its Fullscreen one included (the browser's full screen).
 //
@@ -141,7 +142,10 @@ function mount(parentElement) {
 
 export default function ({ data, parentElement }) {
   const gd = parentElement.querySelector(":scope > .stPlotlyChart > .lmlab-plot") || mount(parentElement);
-  gd.lmNext = decode(data);
+  const spec = decode(data);
+  gd.parentElement.style.display = spec.hidden ? "none" : ""; // a chart kept out of sight (ui/charts.py's hidden_chart)
+  if (spec.hidden) return;
+  gd.lmNext = spec;
   if (!gd._fullLayout) gd.style.height = `${gd.lmNext.layout?.height || DEFAULT_HEIGHT}px`; // its room while plotly.js loads
   draw(gd);
   return () => {
