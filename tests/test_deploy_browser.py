@@ -93,7 +93,9 @@ class Student:
     def upload(self) -> str:
         path = self.tmp_path / f"{self.name}.txt"
         path.write_text(_text(self.name))
-        self.sidebar().locator("input[type='file']").set_input_files(str(path))
+        uploader = self.sidebar().locator("input[type='file']")
+        uploader.wait_for(state="attached", timeout=120_000)  # a cold replica's first run, on a busy machine:
+        uploader.set_input_files(str(path))  # once seen past 30 s in a full run (the app showed no run yet)
         label = t("sidebar.sample.upload", "en", name=path.name)
         self.sidebar().get_by_text(label).wait_for(timeout=120_000)
         wait_for_app(self.page)
