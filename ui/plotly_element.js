@@ -144,11 +144,12 @@ export default function ({ data, parentElement }) {
   const gd = parentElement.querySelector(":scope > .stPlotlyChart > .lmlab-plot") || mount(parentElement);
   const spec = decode(data);
   gd.parentElement.style.display = spec.hidden ? "none" : ""; // a chart kept out of sight (ui/charts.py's hidden_chart)
-  if (spec.hidden) return;
-  gd.lmNext = spec;
-  if (!gd._fullLayout) gd.style.height = `${gd.lmNext.layout?.height || DEFAULT_HEIGHT}px`; // its room while plotly.js loads
-  draw(gd);
-  return () => {
+  if (!spec.hidden) {
+    gd.lmNext = spec;
+    if (!gd._fullLayout) gd.style.height = `${spec.layout?.height || DEFAULT_HEIGHT}px`; // its room while plotly.js loads
+    draw(gd);
+  }
+  return () => { // hidden or not: an element that goes takes its observer and plot with it
     gd.lmObserver.disconnect();
     if (window.Plotly) window.Plotly.purge(gd);
   };
