@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import plotly.graph_objects as go
 import plotly.io
@@ -133,3 +134,141 @@ def test_every_chart_of_a_page_is_sent_themed_once(stem):
         assert "template" not in spec["layout"], stem
         assert spec["layout"]["datarevision"] and "bdata" not in chart.proto.spec, stem
         assert spec["layout"]["font"]["family"] == THEME["layout"]["font"]["family"], stem
+
+
+# The chart element (ui/plotly_element.js, run as the app runs it) shown figure ``a`` then ``b`` (as when a
+# control moves), against a new element shown ``b``: what is drawn (resolved figure, shapes, bars,
+# heatmap image, tick labels) and the DOM changes outside the shapes' layer the move caused
+MOVE = """async ([script, a, b]) => {
+  const element = (await import(URL.createObjectURL(new Blob([script], {type: 'text/javascript'})))).default;
+  const settled = () => new Promise((done) => setTimeout(done, 300));
+  const show = async (parent, spec) => { element({data: spec, parentElement: parent}); await settled();
+    return parent.querySelector('.lmlab-plot'); };
+  const drawn = (gd) => {
+    const seen = new WeakSet();
+    const clean = (v, depth) => {
+      if (ArrayBuffer.isView(v)) v = Array.from(v);
+      if (typeof v === 'number' && isNaN(v)) return null;
+      if (v === null || typeof v !== 'object') return typeof v === 'function' ? undefined : v;
+      if (depth > 7 || seen.has(v) || v instanceof Node) return undefined;
+      seen.add(v);
+      if (Array.isArray(v)) return v.map(x => clean(x, depth + 1));
+      const out = {};
+      for (const k of Object.keys(v).sort())
+        if (!k.startsWith('_') && !['template', 'uid', 'datarevision'].includes(k)) {
+          const c = clean(v[k], depth + 1); if (c !== undefined) out[k] = c; }
+      return out;
+    };
+    const marks = [...gd.querySelectorAll('.shapelayer path, .bars path, .hm image, .xtick text, .ytick text')]
+      .map(e => e.getAttribute('d') || e.getAttribute('href') || e.textContent);
+    return {layout: clean(gd._fullLayout, 0), data: gd._fullData.map(t => clean(t, 0)), marks};
+  };
+  const box = (id) => { const div = document.createElement('div'); div.id = id; div.style.width = '700px';
+    document.body.appendChild(div); return div; };
+  const want = drawn(await show(box('fresh'), b));
+  const parent = box('moved');
+  const gd = await show(parent, a);
+  const outside = [];
+  const watch = new MutationObserver((records) => {
+    for (const r of records.filter(r => !(r.target.closest && r.target.closest('.shapelayer, .shape-group'))))
+      outside.push(`${r.type} ${r.attributeName || ''} ${r.target.nodeName}.${r.target.getAttribute && r.target.getAttribute('class')}`); });
+  watch.observe(gd, {subtree: true, childList: true, attributes: true, characterData: true});
+  await show(parent, b);
+  watch.disconnect();
+  const got = drawn(gd);
+  for (const id of ['fresh', 'moved']) { window.Plotly.purge(document.querySelector(`#${id} .lmlab-plot`));
+    document.getElementById(id).remove(); }
+  return {want, got, outside};
+}"""
+
+
+def _drawn(resolved: dict) -> dict:
+    """A resolved figure without its marks and its axes' tick spacing (set when an axis is drawn, so
+    absent after a redraw of the highlight alone; the tick labels drawn are among the marks)."""
+    layout = {key: ({k: v for k, v in value.items() if k not in ("dtick", "tick0")}
+                    if key[1:5] == "axis" and isinstance(value, dict) else value)
+              for key, value in resolved["layout"].items()}
+    return {"layout": layout, "data": resolved["data"]}
+
+
+def _numbers(mark: str) -> list[float]:
+    return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", mark)]
+
+
+def _letters(mark: str) -> str:
+    return re.sub(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", "#", mark)
+
+
+def _differences(got, want, path: str = "") -> list[str]:
+    """Where two resolved figures differ (the first ten paths), for a failure's message."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        found = [d for key in sorted(set(got) | set(want)) for d in _differences(got.get(key), want.get(key), f"{path}.{key}")]
+    elif isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        found = [d for i, (g, w) in enumerate(zip(got, want)) for d in _differences(g, w, f"{path}[{i}]")]
+    else:
+        found = [] if got == want else [f"{path}: {str(got)[:60]} != {str(want)[:60]}"]
+    return found[:10]
+
+
+def _moves():
+    """(name, figure before, figure after, whether only shapes or annotations change)."""
+    import numpy as np
+
+    from lmcore.figures.rnn import hidden_state_heatmap, step_loss_figure
+
+    h, words = np.tanh(np.linspace(-2, 2, 24).reshape(6, 4)), ["</s>", "a", "b", "a", "c", "d"]
+    losses = np.array([2.0, 3.5, 1.0, 4.0, 2.5, 0.8])
+    ticks = [go.Figure(go.Bar(y=[1.0, 2.0, 3.0]), layout={"xaxis": {"tickvals": v, "ticktext": ["x", "y"]}})
+             for v in ([0, 1], [1, 2])]
+    return [("heatmap step", hidden_state_heatmap(h, words, 2), hidden_state_heatmap(h, words, 5), True),
+            ("loss step", step_loss_figure(losses, words, 2), step_loss_figure(losses, words, 5), True),
+            ("bar data", go.Figure(go.Bar(y=[1.0, 2.0])), go.Figure(go.Bar(y=[1.0, 2.5])), False),
+            ("tick values", ticks[0], ticks[1], False),
+            ("heatmap data", hidden_state_heatmap(h, words, 2), hidden_state_heatmap(-h, words, 2), False)]
+
+
+@pytest.fixture(scope="module")
+def app_plotly_page(browser):
+    """A page with the plotly.js the chart element draws with: Streamlit's frontend chunk, served (with
+    the chunks it imports) from Streamlit's static folder by a server on a free local port."""
+    import functools
+    import http.server
+    import threading
+
+    from ui.placed_element import STATIC_JS, frontend_chunk
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(STATIC_JS.parent.parent))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/static/js/")  # the folder's listing: same origin
+        # the chunk loads Streamlit's frontend, which mounts on #root (hidden here; no server to reach)
+        page.set_content("<html><body style='margin:0'><div id='root' hidden></div><div id='plot'></div></body></html>")
+        page.evaluate("(chunk) => import('/static/js/' + chunk).then(() => Boolean(window.Plotly))",
+                      frontend_chunk("PlotlyChart"))
+        yield page
+    finally:
+        page.close()
+        server.shutdown()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("case", range(5))
+def test_a_moved_figure_draws_as_a_new_plot_of_it(app_plotly_page, case):
+    from ui.plotly_element import SCRIPT
+
+    name, before, after, shapes_only = _moves()[case]
+    moved = app_plotly_page.evaluate(MOVE, [SCRIPT, charts.spec_json(before).decode(), charts.spec_json(after).decode()])
+    got, want = (_drawn(moved[which]) for which in ("got", "want"))
+    assert got == want, (name, _differences(got, want))
+    assert len(moved["got"]["marks"]) == len(moved["want"]["marks"]), name
+    for mine, fresh in zip(moved["got"]["marks"], moved["want"]["marks"]):  # within a pixel (automargin's rounding)
+        assert _numbers(mine) == pytest.approx(_numbers(fresh), abs=1.01) and _letters(mine) == _letters(fresh), name
+    assert moved["want"]["marks"], name  # something of it is compared
+    if shapes_only:  # the highlight moved alone: nothing else was drawn again
+        assert sent(before)["layout"]["datarevision"] == sent(after)["layout"]["datarevision"], name
+        assert moved["outside"] == [], name
+    else:
+        assert len(moved["outside"]) > 20, name

@@ -29,6 +29,7 @@ import plotly.io
 import streamlit as st
 from streamlit.runtime.caching.cache_errors import UnhashableParamError
 
+from lmcore.figures.style import HIGHLIGHT
 from lmcore.figures.template import inline_template
 from ui import plotly_element
 
@@ -114,15 +115,20 @@ def _plain(value: Any) -> Any:
 
 
 def spec(fig: go.Figure | dict) -> dict:
-    """The spec shown for ``fig`` (a Figure or its ``to_dict()``): Streamlit's light theme written
-    into it (no ``layout.template``) and a ``layout.datarevision`` that changes with its content.
+    """``fig`` (a Figure or its ``to_dict()``) as shown: Streamlit's light theme written into it (no
+    ``layout.template``) and a ``layout.datarevision`` that changes with its arrays.
 
     ``Plotly.react`` given the next figure compares it with the one drawn: a template is compared by
-    identity (always new), data arrays are compared only when the datarevision changed. With the
-    theme written in and a datarevision, an unchanged chart is not drawn again and a changed one is
-    drawn once."""
+    identity (always new); arrays (a trace's data, an axis's tick values) are taken as unchanged while
+    the datarevision is, and as all changed when it changes. The datarevision is a hash of all the
+    figure but its shapes named ``HIGHLIGHT`` (lmcore/figures/style.py: a mark inside the data, which
+    changes no axis range), which Plotly.react compares by value: an unchanged chart is not drawn
+    again, a chart whose highlight alone moved redraws the highlight alone (the step marked on a
+    heatmap; ui/plotly_element.js keeps the axes' ranges), and any other change draws it once."""
     out = _plain(inline_template(fig.to_dict() if isinstance(fig, go.Figure) else fig, THEME))
-    out["layout"]["datarevision"] = hashlib.blake2b(plotly.io.to_json(out, validate=False).encode(),
+    shapes = [shape for shape in out["layout"].get("shapes", []) if shape.get("name") != HIGHLIGHT]
+    arrays = {**out, "layout": {**out["layout"], "shapes": shapes}}
+    out["layout"]["datarevision"] = hashlib.blake2b(plotly.io.to_json(arrays, validate=False).encode(),
                                                     digest_size=8).hexdigest()
     return out
 

@@ -101,12 +101,27 @@ async function draw(gd) {
       fitTitle(layout, gd.lmTitle, width);
       layout.height = height;
       gd.style.height = `${height}px`;
+      keepRanges(gd.layout, layout);
       await Plotly.react(gd, spec.data || [], layout, CONFIG);
     }
   } finally {
     gd.lmDrawing = false;
   }
   resize(gd); // the box may have changed size while Plotly drew
+}
+
+// Same data (the datarevision: ui/charts.py's spec), so Plotly.react will not compute the axes' ranges
+// again: each axis the figure leaves to autorange keeps the range found for what is drawn (plotly.js
+// wrote it into the layout it drew), as if the figure had said it. Only a highlight moved.
+function keepRanges(drawn, layout) {
+  if (!drawn || drawn.datarevision === undefined || drawn.datarevision !== layout.datarevision) return;
+  for (const [name, axis] of Object.entries(drawn)) {
+    const own = layout[name];
+    if (/^[xy]axis\d*$/.test(name) && axis && Array.isArray(axis.range) && axis.autorange === true
+        && (own === undefined || (own.range === undefined && own.autorange === undefined))) {
+      layout[name] = {...(own || {}), range: axis.range.slice(), autorange: true};
+    }
+  }
 }
 
 function resize(gd) {

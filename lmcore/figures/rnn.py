@@ -7,9 +7,10 @@ import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
 from lmcore.figures.placement import token_ticks
-from lmcore.figures.style import readable
+from lmcore.figures.style import HIGHLIGHT, readable
 from lmcore.i18n import t
 
+STEP_FILL = "rgba(214, 39, 40, 0.15)"  # behind the bar of the step shown (layer below the bars)
 AXIS_WIDTH = {"hidden": 250, "loss": 320, "bptt": 340, "animation": 380}
 """Plotting-area width (px) of each token-axis chart at 1280×720 (half-page columns, colour bars)."""
 
@@ -32,7 +33,7 @@ def hidden_state_heatmap(h: np.ndarray, tokens: list[str], step: int | None = No
         colorbar=dict(title="h_i(t)"), hovertemplate="t=%{x}, i=%{y}: %{z:.3f}<extra></extra>",
     ))
     if step is not None:
-        fig.add_vrect(x0=step - 0.5, x1=step + 0.5, line=dict(color="black", width=2))
+        fig.add_vrect(x0=step - 0.5, x1=step + 0.5, line=dict(color="black", width=2), name=HIGHLIGHT)
     fig.update_layout(
         title=t("rnn_bptt.fig.h_title", lang),
         xaxis=_token_axis(tokens, t("rnn_bptt.fig.input_axis", lang), AXIS_WIDTH["hidden"]),
@@ -44,11 +45,14 @@ def hidden_state_heatmap(h: np.ndarray, tokens: list[str], step: int | None = No
 
 def step_loss_figure(losses: np.ndarray, targets: list[str], step: int | None = None,
                      lang: str = "en") -> go.Figure:
-    """J(t) = −log ŷ(t)[x(t+1)] per step (bars, labelled by the target word) and J = mean J(t)."""
+    """J(t) = −log ŷ(t)[x(t+1)] per step (bars, labelled by the target word) and J = mean J(t); step t
+    framed as on :func:`hidden_state_heatmap` (a shape: a new step redraws the frame alone)."""
     T = len(losses)
-    colours = ["#d62728" if step == k else "#1f77b4" for k in range(1, T + 1)]
-    fig = go.Figure(go.Bar(x=list(range(1, T + 1)), y=losses, marker_color=colours, showlegend=False,
+    fig = go.Figure(go.Bar(x=list(range(1, T + 1)), y=losses, marker_color="#1f77b4", showlegend=False,
                            hovertemplate="t=%{x}: J(t)=%{y:.3f}<extra></extra>"))
+    if step is not None:
+        fig.add_vrect(x0=step - 0.5, x1=step + 0.5, fillcolor=STEP_FILL, layer="below", line=dict(color="black", width=2),
+                      name=HIGHLIGHT)
     J = float(np.mean(losses))
     # the mean is named in the legend above the plot, never written over a bar
     fig.add_scatter(x=[0.5, T + 0.5], y=[J, J], mode="lines", line=dict(dash="dash", color="#262730"),

@@ -18,6 +18,9 @@ import plotly.graph_objects as go
 from lmcore.figures.margins import fit_margins
 from lmcore.figures.upright import upright_y_titles
 
+# the name of a shape marking a place inside the data (the step shown): moving it redraws the shape
+# alone (ui/charts.py keeps it out of the datarevision; it changes no axis range)
+HIGHLIGHT = "highlight"
 TICK_FONT = dict(size=13, color="#262730")
 TITLE_FONT = dict(size=14, color="#262730")
 MANTISSAS: tuple[tuple[int, ...], ...] = ((1,), (1, 2, 5), (1, 2, 3, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9))
