@@ -21,9 +21,8 @@ THEME = charts.THEME
 
 # plotly.js's resolved figure (gd._fullLayout, gd._fullData) without private keys, uids and the template,
 # typed arrays as arrays
-FULL = """async (spec) => {
-  const gd = document.getElementById('plot'); Plotly.purge(gd);
-  await Plotly.newPlot(gd, spec.data, Object.assign(spec.layout, {width: 700}), {});
+# JS: clean(v, 0) is a resolved figure part as plain JSON, without private keys, uids and the template
+CLEAN = """
   const seen = new WeakSet();
   const clean = (v, depth) => {
     if (ArrayBuffer.isView(v)) v = Array.from(v);
@@ -38,7 +37,11 @@ FULL = """async (spec) => {
         const c = clean(v[k], depth + 1); if (c !== undefined) out[k] = c; }
     return out;
   };
-  return {layout: clean(gd._fullLayout, 0), data: gd._fullData.map(t => clean(t, 0)),
+"""
+FULL = """async (spec) => {
+  const gd = document.getElementById('plot'); Plotly.purge(gd);
+  await Plotly.newPlot(gd, spec.data, Object.assign(spec.layout, {width: 700}), {});
+""" + CLEAN + """  return {layout: clean(gd._fullLayout, 0), data: gd._fullData.map(t => clean(t, 0)),
           nodes: gd.querySelectorAll('*').length};
 }"""
 # Plotly.react with the figure, then with a JSON copy of what it drew (as the chart element is handed
@@ -145,21 +148,7 @@ MOVE = """async ([script, a, b]) => {
   const show = async (parent, spec) => { element({data: spec, parentElement: parent}); await settled();
     return parent.querySelector('.lmlab-plot'); };
   const drawn = (gd) => {
-    const seen = new WeakSet();
-    const clean = (v, depth) => {
-      if (ArrayBuffer.isView(v)) v = Array.from(v);
-      if (typeof v === 'number' && isNaN(v)) return null;
-      if (v === null || typeof v !== 'object') return typeof v === 'function' ? undefined : v;
-      if (depth > 7 || seen.has(v) || v instanceof Node) return undefined;
-      seen.add(v);
-      if (Array.isArray(v)) return v.map(x => clean(x, depth + 1));
-      const out = {};
-      for (const k of Object.keys(v).sort())
-        if (!k.startsWith('_') && !['template', 'uid', 'datarevision'].includes(k)) {
-          const c = clean(v[k], depth + 1); if (c !== undefined) out[k] = c; }
-      return out;
-    };
-    const marks = [...gd.querySelectorAll('.shapelayer path, .bars path, .hm image, .xtick text, .ytick text')]
+""" + CLEAN + """    const marks = [...gd.querySelectorAll('.shapelayer path, .bars path, .hm image, .xtick text, .ytick text')]
       .map(e => e.getAttribute('d') || e.getAttribute('href') || e.textContent);
     return {layout: clean(gd._fullLayout, 0), data: gd._fullData.map(t => clean(t, 0)), marks};
   };
