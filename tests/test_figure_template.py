@@ -144,9 +144,16 @@ def test_every_chart_of_a_page_is_sent_themed_once(stem):
 # heatmap image, tick labels) and the DOM changes outside the shapes' layer the move caused
 MOVE = """async ([script, a, b]) => {
   const element = (await import(URL.createObjectURL(new Blob([script], {type: 'text/javascript'})))).default;
-  const settled = () => new Promise((done) => setTimeout(done, 300));
-  const show = async (parent, spec) => { element({data: spec, parentElement: parent}); await settled();
-    return parent.querySelector('.lmlab-plot'); };
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const settled = async (gd) => { // the element's draw loop has ended (bounded: a hang fails, never a speed)
+    for (const end = Date.now() + 30000; gd.lmDrawing || gd.lmNext || !gd._fullLayout;) {
+      if (Date.now() > end) throw new Error('the chart element never finished drawing');
+      await new Promise((done) => setTimeout(done, 10));
+    }
+    await frame(); await frame();
+  };
+  const show = async (parent, spec) => { element({data: spec, parentElement: parent});
+    const gd = parent.querySelector('.lmlab-plot'); await settled(gd); return gd; };
   const drawn = (gd) => {
 """ + CLEAN + """    const marks = [...gd.querySelectorAll('.shapelayer path, .bars path, .hm image, .xtick text, .ytick text')]
       .map(e => e.getAttribute('d') || e.getAttribute('href') || e.textContent);
