@@ -25,8 +25,14 @@ if __name__ != "__mp_main__":
         that, ``ast.parse`` is made safe for this server's threads (server/python_fixes.py), a run's end
         no longer lost to a fragment's request (server/streamlit_runs.py), and the allocator told to keep
         fewer holes (server/allocator.py); sessions whose browser has gone are closed and their
-        memory given back (server/sessions.py)."""
+        memory given back (server/sessions.py). ``kill -USR1 <pid>`` writes every thread's stack to the
+        server's log (what a stuck server is doing, as the deploy tests print when a page never connects)."""
+        import faulthandler
+        import signal
+
         import torch
+
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
 
         serialise_ast_parsing()
         keep_finish_of_replaced_runner()

@@ -2,6 +2,7 @@
 one trains, then the other's replica is killed (tests/test_deploy.py has the command's other tests)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -64,7 +65,11 @@ class Student:
                      for name, row in served.server_stats().items()}
         except OSError as exc:  # HAProxy itself is gone
             stats = repr(exc)
-        logs = "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-3000:]}"
+        for pid in served.replicas.values():  # app.py: each replica writes its threads' stacks to its log
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGUSR1)
+        time.sleep(2)
+        logs = "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-12000:]}"
                          for log in sorted(served.run_dir.glob("*.log")) + [served.run_dir / "serve.out"])
         return (f"{self.page.url} ({self.page.title()!r}) app (connection, script): {states}; cookies: {self.context.cookies()}\nHAProxy: {stats}\n"
                 f"responses >= 400: {self.failed}\nbrowser: {self.seen[-40:]}\n{logs}")
