@@ -190,3 +190,18 @@ def test_float32_would_underflow_where_float64_keeps_the_curve():
         h.retain_grad()
     (trace.h[-1] @ readout_vector(n, 0).float()).backward()
     assert float(trace.h[1].grad.norm()) == 0.0  # float32: the early part of the curve is lost
+
+
+@pytest.mark.parametrize("kind", ["orthogonal", "gaussian"])
+def test_rnn_spectrum_is_the_curve_rnns_sigma1_and_radius_whatever_the_cell(kind):
+    """The curves part's σ1 and ρ (diagnostics.rnn_spectrum) are those of the W_h its RNN curve runs with,
+    by torch.linalg's SVD and eigenvalues, also when the spec names another cell."""
+    from lmcore.recurrent.diagnostics import rnn_panels, rnn_spectrum
+
+    spec = CellSpec("lstm", 12, 4, kind, 1.3, "tanh")
+    W_h = random_cell(CellSpec("rnn", 12, 4, kind, 1.3, "tanh"), 0).W_h
+    sigma1, rho = rnn_spectrum(spec)
+    assert sigma1 == pytest.approx(torch.linalg.svdvals(W_h).max().item(), rel=1e-12)
+    assert rho == pytest.approx(torch.linalg.eigvals(W_h).abs().max().item(), rel=1e-12)
+    panels = rnn_panels(spec, 5, 1.0)
+    assert (panels.sigma1, panels.rho) == (sigma1, rho)

@@ -36,12 +36,20 @@ def _rnn_and_trace(spec: CellSpec, T: int, input_scale: float, seed: int):
         return w, run_rnn(w, random_inputs(T, spec.input_dim, input_scale, seed))
 
 
+def rnn_spectrum(spec: CellSpec, seed: int = 0) -> tuple[float, float]:
+    """(σ1, ρ) of the RNN's W_h (seed ``seed``): the largest singular value and the spectral radius
+    max |λ|, as :func:`rnn_panels` gives them, without its per-step series (no inputs needed)."""
+    W_h = random_cell(replace(spec, cell="rnn"), seed).W_h
+    return largest_singular_value(W_h), spectral_radius(W_h)
+
+
 def rnn_panels(spec: CellSpec, T: int, input_scale: float, seed: int = 0, steps: int | None = None) -> RNNPanels:
     """The RNN's diagnostics on the same random inputs as its gradient curve; the per-step series
     for the first ``steps`` steps only if given (a norm per step costs an SVD)."""
     w, trace = _rnn_and_trace(spec, T, input_scale, seed)
+    sigma1, rho = rnn_spectrum(spec, seed)
     return RNNPanels(
-        sigma1=largest_singular_value(w.W_h), rho=spectral_radius(w.W_h), eigs=eigenvalues(w.W_h),
+        sigma1=sigma1, rho=rho, eigs=eigenvalues(w.W_h),
         mean_deriv=mean_activation_derivative(w, trace, steps), step_norms=per_step_jacobian_norms(w, trace, steps),
     )
 
