@@ -19,9 +19,8 @@ from ui.navigation import PAGES
 
 THEME = charts.THEME
 
-# plotly.js's resolved figure (gd._fullLayout, gd._fullData) without private keys, uids and the template,
+# JS: clean(v, 0) is a resolved figure part as plain JSON, without private keys, uids and the template,
 # typed arrays as arrays
-# JS: clean(v, 0) is a resolved figure part as plain JSON, without private keys, uids and the template
 CLEAN = """
   const seen = new WeakSet();
   const clean = (v, depth) => {
@@ -38,6 +37,7 @@ CLEAN = """
     return out;
   };
 """
+# plotly.js's resolved figure (gd._fullLayout, gd._fullData), cleaned, and how many nodes it drew
 FULL = """async (spec) => {
   const gd = document.getElementById('plot'); Plotly.purge(gd);
   await Plotly.newPlot(gd, spec.data, Object.assign(spec.layout, {width: 700}), {});

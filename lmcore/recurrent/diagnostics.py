@@ -47,9 +47,8 @@ def rnn_panels(spec: CellSpec, T: int, input_scale: float, seed: int = 0, steps:
     """The RNN's diagnostics on the same random inputs as its gradient curve; the per-step series
     for the first ``steps`` steps only if given (a norm per step costs an SVD)."""
     w, trace = _rnn_and_trace(spec, T, input_scale, seed)
-    sigma1, rho = rnn_spectrum(spec, seed)
     return RNNPanels(
-        sigma1=sigma1, rho=rho, eigs=eigenvalues(w.W_h),
+        sigma1=largest_singular_value(w.W_h), rho=spectral_radius(w.W_h), eigs=eigenvalues(w.W_h),
         mean_deriv=mean_activation_derivative(w, trace, steps), step_norms=per_step_jacobian_norms(w, trace, steps),
     )
 
