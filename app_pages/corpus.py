@@ -52,14 +52,19 @@ def tokens_part() -> None:
     left, right = st.columns(2)
     deck.chart(chart(length_histogram, figures["lengths"], lang=lang()), "sentence-lengths", left)
     with right:
-        st.subheader(tr("corpus.top.header"))
-        sizes = [10, 20, 50, 100, 200, 500]
-        n_top = st.select_slider(tr("corpus.top.n"), sizes, value=query_param("top", 20, choices=sizes), key="corpus_top")
-        set_query_params(top=n_top)
-        table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"),
-                                                              tr("corpus.top.share")])
-        table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]
-        deck.table(table, "top-tokens", formats={tr("corpus.top.share"): "{:.2%}"}, max_height=300)
+        deck.fragment(top_tokens, "corpus_top_tokens")()
+
+
+def top_tokens() -> None:
+    """The most frequent tokens (a fragment: its slider reruns the table alone, not the page)."""
+    st.subheader(tr("corpus.top.header"))
+    sizes = [10, 20, 50, 100, 200, 500]
+    n_top = st.select_slider(tr("corpus.top.n"), sizes, value=query_param("top", 20, choices=sizes), key="corpus_top")
+    set_query_params(top=n_top)
+    table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"),
+                                                          tr("corpus.top.share")])
+    table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]
+    deck.table(table, "top-tokens", formats={tr("corpus.top.share"): "{:.2%}"}, max_height=300)
 
 
 def preview_part() -> None:

@@ -1,5 +1,6 @@
 """A test app (tests/test_formula_element.py): each formula drawn by st.latex and by ui/formula_element.py,
-side by side in keyed containers, then a formula KaTeX cannot parse and one with markup in its text."""
+side by side in keyed containers, then a formula KaTeX cannot parse, one with markup in its text, and
+one a radio switches between the first two formulas (drawn again from the element's memory)."""
 import sys
 from pathlib import Path
 
@@ -30,3 +31,6 @@ if __name__ == "__main__":  # as `streamlit run` runs it (the test imports FORMU
         formula(BROKEN)
     with st.container(key="hostile"):
         formula(HOSTILE)
+    which = st.radio("formula", [0, 1], key="switch", horizontal=True)
+    with st.container(key="switching"):
+        formula(FORMULAS[which])

@@ -34,7 +34,7 @@ def formula_page(browser):
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(url)
         wait_for_app(page)
-        page.wait_for_function(f"document.querySelectorAll('.lmlab-formula:not(:empty)').length >= {len(FORMULAS) + 2}",
+        page.wait_for_function(f"document.querySelectorAll('.lmlab-formula:not(:empty)').length >= {len(FORMULAS) + 3}",
                                timeout=30_000)
         yield page
         page.close()
@@ -59,6 +59,21 @@ def test_markup_in_a_formula_is_shown_as_text(formula_page):
     box = formula_page.locator(".st-key-hostile .lmlab-formula")
     assert box.locator("img").count() == 0 and box.locator("b").count() == 0
     assert "<img src=x onerror=alert(1)> <b>bold</b>" in box.locator(".katex-html").inner_text().replace("\xa0", " ")
+
+
+def test_a_formula_shown_again_is_the_formula_not_the_last_one(formula_page):
+    """A switch A → B → A → B: the element draws a formula it has drawn before from its memory
+    (ui/formula_element.js), and each time it is laid out as st.latex lays that formula out."""
+    radios = formula_page.locator(".st-key-switch").get_by_role("radio")
+    for shown in (0, 1, 0, 1):
+        radios.nth(shown).click(force=True)
+        formula_page.wait_for_function(  # the formula now shown reads as st.latex's of the one chosen
+            f"() => ({GLYPHS})('.st-key-switching')?.map((g) => g[0]).join('') === "
+            f"({GLYPHS})('.st-key-latex_{shown}').map((g) => g[0]).join('')", timeout=30_000)
+        ours = formula_page.evaluate(GLYPHS, ".st-key-switching")
+        theirs = formula_page.evaluate(GLYPHS, f".st-key-latex_{shown}")
+        for mine, st_latex in zip(ours, theirs):
+            assert all(abs(a - b) <= 0.5 for a, b in zip(mine[1:], st_latex[1:])), (mine, st_latex)
 
 
 def test_the_pages_formulas_are_formula_elements_in_apptest():
