@@ -203,3 +203,15 @@ def test_a_cached_figure_is_styled_for_the_projector_once_by_one_thread():
     assert json.loads(got[0]._shown_json) == charts.spec(projector_figure(fig))
     uncached = bars(np.array([3.0]))
     assert charts.styled_once(uncached, style) is not charts.styled_once(uncached, style)  # not kept
+
+
+def test_a_shown_spec_leaves_tick_labels_unchecked_unless_the_figure_says_otherwise():
+    """Every axis (the template's and the figure's own, a second y axis too) and every colour bar is
+    sent with ticklabeloverflow "allow"; an axis whose figure chose a value keeps it."""
+    fig = go.Figure([go.Heatmap(z=[[1, 2], [3, 4]]), go.Scatter(y=[1, 2], yaxis="y2")],
+                    layout=dict(yaxis2=dict(overlaying="y", side="right"), xaxis=dict(ticklabeloverflow="hide past domain")))
+    shown = charts.spec(fig)
+    axes = {key: axis.get("ticklabeloverflow") for key, axis in shown["layout"].items() if key[1:5] == "axis"}
+    assert axes == {"xaxis": "hide past domain", "yaxis": "allow", "yaxis2": "allow"}
+    assert shown["data"][0]["colorbar"]["ticklabeloverflow"] == "allow"
+    assert fig.layout.yaxis.ticklabeloverflow is None  # the figure itself is left as it was
