@@ -100,3 +100,22 @@ def test_comparison_ngram_rows_equal_models_fitted_at_their_own_order():
     for row, (_, order, method) in zip(rows, NGRAM_ROWS):
         alone = NgramModel.fit(corpus.mapped("train"), order, method).perplexity(corpus.mapped("valid")).ppl
         assert row.ppl == pytest.approx(alone, rel=1e-12)
+
+
+def test_comparison_by_split_gives_each_split_the_rows_of_models_fitted_alone():
+    """Both splits made in one call (the counts shared): each split's rows are those models fitted
+    alone and scored on that split, neural rows included, in the same order."""
+    from lmcore.ngram import NgramModel
+    from lmcore.samples import load_sample
+    from lmcore.training.comparison import NGRAM_ROWS, comparison_by_split
+
+    corpus = load_sample("synthetic", n_sentences=300)
+    lm = train_sentences(corpus.mapped("train"), corpus.mapped("valid"), corpus.vocab.itos, SMALL, None, corpus.key)
+    both = comparison_by_split(corpus, {"RNN": lm}, ("test", "valid"))
+    assert list(both) == ["test", "valid"]
+    for split, rows in both.items():
+        held_out = corpus.mapped(split)
+        expected = [NgramModel.fit(corpus.mapped("train"), order, method).perplexity(held_out).ppl
+                    for _, order, method in NGRAM_ROWS] + [lm.perplexity(held_out).ppl]
+        assert [row.split for row in rows] == [split] * len(expected)
+        assert [row.ppl for row in rows] == pytest.approx(expected, rel=1e-12)

@@ -47,11 +47,19 @@ def neural_perplexity(lm: NeuralLM, corpus, split: str) -> float:
 def comparison_rows(corpus, neural: Mapping[str, NeuralLM], split: str = "test",
                     ngram_rows: tuple[tuple[str, int, str], ...] = NGRAM_ROWS) -> list[Row]:
     """n-gram rows then one row per neural model, all on the same ``split``."""
-    counts = count_ngrams(corpus.mapped("train"), max(order for _, order, _ in ngram_rows))  # counted once
-    rows = [Row(name, "ngram", split, ngram_perplexity(counts, corpus, order, method, split))
-            for name, order, method in ngram_rows]
-    rows += [Row(name, "neural", split, neural_perplexity(lm, corpus, split)) for name, lm in neural.items()]
-    return rows
+    return comparison_by_split(corpus, neural, (split,), ngram_rows)[split]
+
+
+def comparison_by_split(corpus, neural: Mapping[str, NeuralLM], splits: tuple[str, ...] = ("test", "valid"),
+                        ngram_rows: tuple[tuple[str, int, str], ...] = NGRAM_ROWS) -> dict[str, list[Row]]:
+    """:func:`comparison_rows` for each of ``splits``, the training n-grams counted once for all."""
+    counts = count_ngrams(corpus.mapped("train"), max(order for _, order, _ in ngram_rows))
+    out = {}
+    for split in splits:
+        rows = [Row(name, "ngram", split, ngram_perplexity(counts, corpus, order, method, split))
+                for name, order, method in ngram_rows]
+        out[split] = rows + [Row(name, "neural", split, neural_perplexity(lm, corpus, split)) for name, lm in neural.items()]
+    return out
 
 
 def perplexity_floor(corpus) -> float | None:
