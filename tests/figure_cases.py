@@ -85,8 +85,8 @@ def _gradients():
     from lmcore.recurrent.gradient_flow import curves_over_seeds
     from lmcore.recurrent.weights import CellSpec
 
-    def bands(scale, act, T):
-        return {"rnn": curves_over_seeds(CellSpec("rnn", 8, 4, "orthogonal", scale, act), T, 1.0, [0, 1])}
+    def bands(scale, act, T, cells=("rnn",)):
+        return {c: curves_over_seeds(CellSpec(c, 8, 4, "orthogonal", scale, act), T, 1.0, [0, 1]) for c in cells}
 
     steps = np.arange(1, 41)
     logs = {"unclipped": TrainingLog(np.linspace(7, 4, 40), 10 ** np.linspace(-0.5, 1.8, 40), np.zeros(40, bool), None, None),
@@ -96,7 +96,9 @@ def _gradients():
     return {
         "gradients.gradient_curves_figure": [("vanishing", lambda: f.gradient_curves_figure(bands(0.9, "tanh", 60), 0.9, 1.0)),
                                              ("exploding", lambda: f.gradient_curves_figure(bands(5.0, "identity", 600), 5.0, 1.0)),
-                                             ("critical", lambda: f.gradient_curves_figure(bands(1.0, "relu", 40), 1.0, 1.0, "zh"))],
+                                             ("critical", lambda: f.gradient_curves_figure(bands(1.0, "relu", 40), 1.0, 1.0, "zh")),
+                                             ("three cells", lambda: f.gradient_curves_figure(
+                                                 bands(1.0, "tanh", 100, ("rnn", "lstm", "gru")), 1.0, 1.0, "zh"))],
         "gradients.eigenvalue_figure": [("", lambda: f.eigenvalue_figure(np.array([0.5 + 0.5j, 0.5 - 0.5j, -0.3]), 0.8))],
         "gradients.per_step_figure": [("deriv", lambda: f.per_step_figure(np.linspace(0.3, 0.9, 20), 1.0, "deriv")),
                                       ("jacobian", lambda: f.per_step_figure(np.linspace(0.45, 1.3, 20), 1.0, "jacobian"))],

@@ -72,9 +72,17 @@ def sent(fig) -> dict:
 
 
 def themed(fig: go.Figure) -> dict:
-    """The figure as Streamlit's theme draws it today: its own spec with the theme as template."""
+    """The figure as Streamlit's theme draws it today: its own spec with the theme as template, and the
+    one thing ``charts.spec`` adds on purpose (tick labels not checked against the plot's box:
+    ``unchecked_tick_labels``, tested in tests/test_charts.py) given the template's way."""
     spec = json.loads(fig.to_json())
-    spec["layout"]["template"] = copy.deepcopy(THEME)
+    template = copy.deepcopy(THEME)
+    for axis in ("xaxis", "yaxis"):
+        template["layout"].setdefault(axis, {})["ticklabeloverflow"] = "allow"
+    for kind in charts.SCALED:
+        for trace in template.setdefault("data", {}).setdefault(kind, [{}]):
+            trace.setdefault("colorbar", {})["ticklabeloverflow"] = "allow"
+    spec["layout"]["template"] = template
     return spec
 
 

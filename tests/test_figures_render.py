@@ -198,3 +198,26 @@ def test_the_live_answer_label_fits_beside_its_line_on_the_projector(page, answe
     low, high = page.evaluate("() => document.getElementById('plot')._fullLayout.xaxis.range")
     assert plot["x0"] <= label["x0"] and label["x1"] <= plot["x1"], (label, plot)
     assert -0.1 <= low and high <= 1.6, (low, high)
+
+
+def _legend_under_the_plot(fig) -> bool:
+    legend = fig.layout.legend
+    return legend.orientation == "h" and legend.y is not None and legend.y < 0
+
+
+@pytest.mark.parametrize("name, make", [p for p in case_params() if _legend_under_the_plot(p.values[1]())])
+def test_a_legend_under_the_plot_clears_the_x_axis_on_the_projector(page, name, make):
+    """Projector view (1280×720: the chart ~1200 px wide, ticks and axis titles enlarged): a legend
+    row under the plot sits below the x axis's tick labels and title, not over them (it was placed a
+    fraction of the plot's height below the plot, which the larger axis text reached into)."""
+    from lmcore.teaching.projector import projector_figure
+    from ui.charts import spec
+
+    shown = spec(projector_figure(make()))  # as the projector's page sends it: Streamlit's theme written in
+    page.evaluate("""(spec) => { const el = document.getElementById('plot'); Plotly.purge(el); el.style.width = '1200px';
+        return Plotly.newPlot(el, spec.data, Object.assign(spec.layout, {width: 1200}), {staticPlot: true}); }""", shown)
+    legend = boxes(page, ".legend .legendtext")
+    axis = boxes(page, ".xtitle") + boxes(page, ".xaxislayer-above .xtick text")
+    assert legend and axis
+    assert not overlapping(legend, axis), overlapping(legend, axis)
+    assert min(box["y0"] for box in legend) >= max(box["y1"] for box in axis)  # under the axis, not beside it
