@@ -1,10 +1,11 @@
 """Running the app in AppTest: the whole app (app.py + sidebar) on a chosen page and language.
 
-AppTest knows the app's charts and formulas (ui/plotly_element.py and ui/formula_element.py,
-components-v2 elements) as what they are: elements of type ``plotly_chart`` whose ``proto.spec`` is
-the figure's JSON, as ``st.plotly_chart``'s were, and of type ``latex`` whose ``value`` is the
-formula's body, as ``st.latex``'s was. So ``at.get("plotly_chart")`` and ``at.latex`` find every chart
-and formula a page shows (:func:`known_proto`)."""
+AppTest knows the app's charts, formulas and tables (ui/plotly_element.py, ui/formula_element.py and
+ui/table_element.py, components-v2 elements) as what they are: elements of type ``plotly_chart`` whose
+``proto.spec`` is the figure's JSON, as ``st.plotly_chart``'s were, of type ``latex`` whose ``value``
+is the formula's body, as ``st.latex``'s was, and of type ``html`` whose ``proto.body`` is the table's
+markup, as ``st.html``'s was. So ``at.get("plotly_chart")``, ``at.latex`` and ``at.get("html")`` find
+every chart, formula and table a page shows (:func:`known_proto`)."""
 from __future__ import annotations
 
 import base64
@@ -15,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from streamlit.proto.BidiComponent_pb2 import BidiComponent
+from streamlit.proto.Html_pb2 import Html
 from streamlit.proto.Markdown_pb2 import Markdown
 from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
 from streamlit.testing.v1 import AppTest, element_tree
@@ -22,6 +24,7 @@ from streamlit.testing.v1 import AppTest, element_tree
 from ui.charts import HIDDEN
 from ui.formula_element import NAME as FORMULA_ELEMENT
 from ui.plotly_element import NAME as CHART_ELEMENT
+from ui.table_element import NAME as TABLE_ELEMENT
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -43,11 +46,14 @@ def formula_proto(element: BidiComponent) -> Markdown | None:
     return Markdown(body=f"$$\n{element.bytes.decode('utf-8')}\n$$", element_type=Markdown.Type.LATEX)
 
 
-def known_proto(element: BidiComponent) -> tuple[str, PlotlyChart | Markdown] | None:
-    """("plotly_chart", its chart) or ("latex", its formula) for our elements; None for any other."""
+def known_proto(element: BidiComponent) -> tuple[str, PlotlyChart | Markdown | Html] | None:
+    """("plotly_chart", its chart), ("latex", its formula) or ("html", its table) for our elements;
+    None for any other."""
     chart = chart_proto(element)
     if chart is not None:
         return "plotly_chart", chart
+    if element.component_name == TABLE_ELEMENT:
+        return "html", Html(body=element.bytes.decode("utf-8"))
     found = formula_proto(element)
     return None if found is None else ("latex", found)
 
