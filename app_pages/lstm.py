@@ -28,6 +28,7 @@ from ui import teaching
 from ui.charts import keyed_figure
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
 from ui.formula_element import formula
+from ui.markup_element import show_markup
 
 MAX_SYMBOLS = 80
 DEFAULT = TrainConfig()
@@ -162,8 +163,7 @@ def gates_section(lm, trace, trace_key: tuple) -> None:
     unit = st.selectbox(tr("lstm.unit"), list(order), key="lstm_unit_pick")
     st.caption(tr("lstm.unit.caption.signed" if signed else "lstm.unit.caption.gate", unit=unit,
                   signal=tr(f"lstm.signal.{signal}")))
-    st.markdown(activation_html(trace.symbols, trace.signals[signal][unit], lm.table.level == "char", signed),
-                unsafe_allow_html=True)  # every token is html.escape'd by activation_html
+    show_markup(activation_html(trace.symbols, trace.signals[signal][unit], lm.table.level == "char", signed))
 
 
 # ---------------------------------------------------------------- gradient path

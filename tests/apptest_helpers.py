@@ -1,11 +1,11 @@
 """Running the app in AppTest: the whole app (app.py + sidebar) on a chosen page and language.
 
-AppTest knows the app's charts, formulas and tables (ui/plotly_element.py, ui/formula_element.py and
-ui/table_element.py, components-v2 elements) as what they are: elements of type ``plotly_chart`` whose
-``proto.spec`` is the figure's JSON, as ``st.plotly_chart``'s were, of type ``latex`` whose ``value``
-is the formula's body, as ``st.latex``'s was, and of type ``html`` whose ``proto.body`` is the table's
-markup, as ``st.html``'s was. So ``at.get("plotly_chart")``, ``at.latex`` and ``at.get("html")`` find
-every chart, formula and table a page shows (:func:`known_proto`)."""
+AppTest knows the app's charts, formulas, tables and passages (ui/plotly_element.py,
+ui/formula_element.py and ui/markup_element.py, components-v2 elements) as what they are: elements of
+type ``plotly_chart`` whose ``proto.spec`` is the figure's JSON, as ``st.plotly_chart``'s were, of type
+``latex`` whose ``value`` is the formula's body, as ``st.latex``'s was, and of type ``html`` whose
+``proto.body`` is the markup, as ``st.html``'s was. So ``at.get("plotly_chart")``, ``at.latex`` and
+``at.get("html")`` find every chart, formula and table a page shows (:func:`known_proto`)."""
 from __future__ import annotations
 
 import base64
@@ -24,7 +24,7 @@ from streamlit.testing.v1 import AppTest, element_tree
 from ui.charts import HIDDEN
 from ui.formula_element import NAME as FORMULA_ELEMENT
 from ui.plotly_element import NAME as CHART_ELEMENT
-from ui.table_element import NAME as TABLE_ELEMENT
+from ui.markup_element import NAME as MARKUP_ELEMENT
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -47,12 +47,12 @@ def formula_proto(element: BidiComponent) -> Markdown | None:
 
 
 def known_proto(element: BidiComponent) -> tuple[str, PlotlyChart | Markdown | Html] | None:
-    """("plotly_chart", its chart), ("latex", its formula) or ("html", its table) for our elements;
+    """("plotly_chart", its chart), ("latex", its formula) or ("html", its markup) for our elements;
     None for any other."""
     chart = chart_proto(element)
     if chart is not None:
         return "plotly_chart", chart
-    if element.component_name == TABLE_ELEMENT:
+    if element.component_name == MARKUP_ELEMENT:
         return "html", Html(body=element.bytes.decode("utf-8"))
     found = formula_proto(element)
     return None if found is None else ("latex", found)

@@ -38,7 +38,7 @@ def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(br
         screenshot(page, "lstm-upload-placeholders")
         assert main.get_by_text(waiting).count() == 1  # the open part (gates) waits for the model
         main.get_by_role("tab", name=t("parts.lstm.compare", "en")).click()
-        main.get_by_test_id("lmlabTable").locator("table").first.wait_for(timeout=120_000)  # the n-gram rows are there already
+        main.get_by_test_id("lmlabMarkup").locator("table").first.wait_for(timeout=120_000)  # the n-gram rows are there already
         main.get_by_role("tab", name=t("parts.lstm.gates", "en")).click()
         main.get_by_role("heading", name=t("lstm.gates.header", "en")).wait_for(timeout=120_000)
         main.get_by_text(waiting).first.wait_for(state="detached", timeout=900_000)  # the run ended

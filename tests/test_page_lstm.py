@@ -82,7 +82,7 @@ def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():
     at = run_page("lstm", "en", timeout=300)  # nothing trained: the page inspects the shipped LSTM
     at.text_input(key="lstm_custom").input("<b>the</b> cat sat").run()
     assert not errors(at)
-    html_blocks = [m.value for m in at.markdown if "font-family:monospace" in m.value]
+    html_blocks = [m.proto.body for m in at.get("html") if "font-family:monospace" in m.proto.body]
     assert html_blocks and "<b>" not in html_blocks[0] and "&lt;" in html_blocks[0]
     show_part(at, "lstm", "edit")  # the same passage: it is chosen above the tabs
     kl = next(m.value for m in at.metric if m.label == t("lstm.cf.kl", "en"))

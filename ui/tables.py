@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ui.table_element import show_table_html
+from ui.markup_element import show_markup
 
 # the box around a table: a table wider than the screen (a phone) scrolls sideways inside it
 BOX_STYLE = "max-width:100%;overflow-x:auto;-webkit-overflow-scrolling:touch"
@@ -100,5 +100,5 @@ def text_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None,
                shade: Callable[[str, object], str | None] | None = None, max_height: int | None = None,
                where: Any = None) -> None:
     """Show ``frame`` as :func:`html_table` (a light table whose cells are text), in ``where`` (a
-    column or other container; default: the page), by ui/table_element.py (written once per change)."""
-    show_table_html(html_table(frame, formats, shade, max_height), where)
+    column or other container; default: the page), by ui/markup_element.py (written once per change)."""
+    show_markup(html_table(frame, formats, shade, max_height), where)

@@ -1,6 +1,6 @@
-"""ui/table_element.py in Chromium: a table's every header and cell reads as the very text it was
-given (no tag of an uploaded word becomes an element), and a changed table is written again into the
-element already shown."""
+"""ui/markup_element.py in Chromium: a table's every header and cell, and every token of the LSTM
+page's coloured passage, reads as the very text it was given (no tag of an uploaded word becomes an
+element), and a changed table is written again into the element already shown."""
 from pathlib import Path
 
 import pytest
@@ -10,18 +10,19 @@ from tests.test_tables import HOSTILE
 
 pytest.importorskip("playwright")
 ROOT = Path(__file__).resolve().parents[1]
-CELLS = "(box) => [...document.querySelectorAll(box + ' .lmlab-table tr')].map((r) => [...r.children].map((c) => c.textContent))"
+CELLS = "(box) => [...document.querySelectorAll(box + ' .lmlab-markup tr')].map((r) => [...r.children].map((c) => c.textContent))"
 
 
 @pytest.fixture(scope="module")
 def table_page(browser):
     from streamlit_process import streamlit_process
 
-    with streamlit_process(ROOT, script="tests/table_app.py") as (url, _):
+    with streamlit_process(ROOT, script="tests/markup_app.py") as (url, _):
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(url)
         wait_for_app(page)
-        page.wait_for_function("document.querySelectorAll('.lmlab-table table').length >= 2", timeout=30_000)
+        page.wait_for_function("document.querySelectorAll('.lmlab-markup table').length >= 2 "
+                               "&& document.querySelectorAll('.st-key-passage .lmlab-markup span').length > 0", timeout=30_000)
         yield page
         page.close()
 
@@ -30,12 +31,18 @@ def test_hostile_words_are_shown_as_text(table_page):
     rows = table_page.evaluate(CELLS, ".st-key-hostile")
     assert rows[0] == ["<th>word", "n"]
     assert [row[0] for row in rows[1:]] == HOSTILE
-    box = table_page.locator(".st-key-hostile .lmlab-table")
+    box = table_page.locator(".st-key-hostile .lmlab-markup")
+    assert box.locator("b, img, script, s, a").count() == 0
+
+
+def test_a_passage_of_hostile_tokens_is_shown_as_text(table_page):
+    box = table_page.locator(".st-key-passage .lmlab-markup")
+    assert box.locator("span").all_text_contents() == HOSTILE
     assert box.locator("b, img, script, s, a").count() == 0
 
 
 def test_a_changed_table_is_written_into_the_same_element(table_page):
-    box = table_page.locator(".st-key-changing .lmlab-table")
+    box = table_page.locator(".st-key-changing .lmlab-markup")
     box.evaluate("(el) => { el.lmlabMark = 1; }")  # the element's box, to find it again after the change
     radios = table_page.locator(".st-key-rows").get_by_role("radio")
     for index, rows in ((1, 5), (0, 2), (1, 5)):
