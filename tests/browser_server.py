@@ -53,6 +53,21 @@ def streamlit_server():
         yield url
 
 
+@contextmanager
+def open_test_app(browser, script: str, ready: str):
+    """A 1280×720 page of ``streamlit run <script>`` (a test app in tests/, on a free port), yielded
+    once the app has run and the JS expression ``ready`` holds (its elements drawn)."""
+    with streamlit_process(ROOT, script=script) as (url, _):
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        try:
+            page.goto(url)
+            wait_for_app(page)
+            page.wait_for_function(ready, timeout=30_000)
+            yield page
+        finally:
+            page.close()
+
+
 def wait_for_app(page, timeout: float = 120_000) -> None:
     """Wait until the script has run: connected, not running, no skeleton placeholders."""
     page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=timeout)

@@ -1,16 +1,13 @@
 """ui/formula_element.py in Chromium: a formula is laid out exactly as st.latex lays it out (the same
 KaTeX, the same CSS), a formula KaTeX cannot parse shows its error, and markup in a formula's text
 is shown as text. In AppTest, the app's formulas read as ``latex`` elements (tests/apptest_helpers.py)."""
-from pathlib import Path
-
 import pytest
 
 from tests.apptest_helpers import run_page
-from tests.browser_server import wait_for_app
+from tests.browser_server import open_test_app
 from tests.formula_app import FORMULAS
 
 pytest.importorskip("playwright")
-ROOT = Path(__file__).resolve().parents[1]
 
 # Every glyph of a formula as [text, x, y, width, height] in px, x and y from the first glyph's (the
 # formula is centred in its box, and the two boxes need not be as wide).
@@ -28,16 +25,9 @@ GLYPHS = """(box) => {
 
 @pytest.fixture(scope="module")
 def formula_page(browser):
-    from streamlit_process import streamlit_process
-
-    with streamlit_process(ROOT, script="tests/formula_app.py") as (url, _):
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(url)
-        wait_for_app(page)
-        page.wait_for_function(f"document.querySelectorAll('.lmlab-formula:not(:empty)').length >= {len(FORMULAS) + 3}",
-                               timeout=30_000)
+    with open_test_app(browser, "tests/formula_app.py",
+                       f"document.querySelectorAll('.lmlab-formula:not(:empty)').length >= {len(FORMULAS) + 3}") as page:
         yield page
-        page.close()
 
 
 @pytest.mark.parametrize("i", range(len(FORMULAS)))

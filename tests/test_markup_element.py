@@ -1,30 +1,21 @@
 """ui/markup_element.py in Chromium: a table's every header and cell, and every token of the LSTM
 page's coloured passage, reads as the very text it was given (no tag of an uploaded word becomes an
 element), and a changed table is written again into the element already shown."""
-from pathlib import Path
-
 import pytest
 
-from tests.browser_server import wait_for_app
+from tests.browser_server import open_test_app
 from tests.test_tables import HOSTILE
 
 pytest.importorskip("playwright")
-ROOT = Path(__file__).resolve().parents[1]
 CELLS = "(box) => [...document.querySelectorAll(box + ' .lmlab-markup tr')].map((r) => [...r.children].map((c) => c.textContent))"
 
 
 @pytest.fixture(scope="module")
 def table_page(browser):
-    from streamlit_process import streamlit_process
-
-    with streamlit_process(ROOT, script="tests/markup_app.py") as (url, _):
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(url)
-        wait_for_app(page)
-        page.wait_for_function("document.querySelectorAll('.lmlab-markup table').length >= 2 "
-                               "&& document.querySelectorAll('.st-key-passage .lmlab-markup span').length > 0", timeout=30_000)
+    with open_test_app(browser, "tests/markup_app.py",
+                       "document.querySelectorAll('.lmlab-markup table').length >= 2 "
+                       "&& document.querySelectorAll('.st-key-passage .lmlab-markup span').length > 0") as page:
         yield page
-        page.close()
 
 
 def test_hostile_words_are_shown_as_text(table_page):
