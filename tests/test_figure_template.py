@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import plotly.io
 import pytest
 
-from lmcore.figures.template import inline_template
+from lmcore.figures.template import MAPS, inline_template
 from tests.figure_cases import case_params
 from ui import charts
 from ui.navigation import PAGES
@@ -79,7 +79,7 @@ def themed(fig: go.Figure) -> dict:
     template = copy.deepcopy(THEME)
     for axis in ("xaxis", "yaxis"):
         template["layout"].setdefault(axis, {})["ticklabeloverflow"] = "allow"
-    for kind in charts.SCALED:
+    for kind in MAPS:
         for trace in template.setdefault("data", {}).setdefault(kind, [{}]):
             trace.setdefault("colorbar", {})["ticklabeloverflow"] = "allow"
     spec["layout"]["template"] = template

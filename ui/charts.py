@@ -31,7 +31,7 @@ import streamlit as st
 from streamlit.runtime.caching.cache_errors import UnhashableParamError
 
 from lmcore.figures.style import HIGHLIGHT
-from lmcore.figures.template import inline_template
+from lmcore.figures.template import MAPS, inline_template
 from ui import plotly_element
 
 _log = logging.getLogger(__name__)
@@ -116,7 +116,6 @@ def _plain(value: Any) -> Any:
 
 
 _AXIS = re.compile(r"^[xy]axis\d*$")
-SCALED = {"heatmap", "contour", "histogram2d", "histogram2dcontour"}  # traces drawn with a colour bar
 
 
 def unchecked_tick_labels(spec: dict) -> dict:
@@ -130,7 +129,7 @@ def unchecked_tick_labels(spec: dict) -> dict:
         if _AXIS.match(key) and isinstance(axis, dict):
             axis.setdefault("ticklabeloverflow", "allow")
     for trace in spec.get("data", []):
-        if trace.get("type") in SCALED or isinstance(trace.get("colorbar"), dict):
+        if trace.get("type") in MAPS or isinstance(trace.get("colorbar"), dict):  # the traces drawn with a colour bar
             trace.setdefault("colorbar", {}).setdefault("ticklabeloverflow", "allow")
     return spec
 

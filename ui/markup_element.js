@@ -16,8 +16,8 @@ export default function ({ data, parentElement }) {
     parentElement.appendChild(box);
   }
   const html = typeof data === "string" ? data : new TextDecoder().decode(data);
-  if (box.dataset.html !== html) {
+  if (box.lmlabHtml !== html) { // kept on the box, not in an attribute: a 500-row table's markup twice in the page
     box.innerHTML = html;
-    box.dataset.html = html;
+    box.lmlabHtml = html;
   }
 }
