@@ -19,11 +19,25 @@ from server.corpus_worker import QUEUED, BuildPool
 LIMIT = 1 << 30  # bytes the n-gram counts may take
 
 
+def stop_workers(pool: BuildPool) -> None:
+    """End the pool's worker processes, bounded. Not ``shutdown(wait=True)``: after a worker was killed,
+    CPython 3.11's executor can wait forever for a worker whose exit joins a queue feeder that nothing
+    reads any more (seen once: the suite stood still for a quarter of an hour)."""
+    executor = pool._executor
+    processes = list((executor._processes or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(20)
+        if process.is_alive():
+            process.kill()
+            process.join(10)
+
+
 @pytest.fixture(scope="module")
 def pool():
     built = BuildPool(1)
     yield built
-    built._executor.shutdown(wait=True, cancel_futures=True)
+    stop_workers(built)
 
 
 def _same(a, b) -> None:
@@ -136,7 +150,7 @@ def test_a_worker_that_dies_during_a_build_gives_a_clear_error_and_is_replaced()
                             LIMIT).corpus
         assert corpus.n_tokens > 0  # new workers took over
     finally:
-        pool._executor.shutdown(wait=True, cancel_futures=True)
+        stop_workers(pool)
 
 
 def test_a_worker_started_while_the_app_script_is_main_runs_none_of_it(monkeypatch):
@@ -154,7 +168,7 @@ def test_a_worker_started_while_the_app_script_is_main_runs_none_of_it(monkeypat
         imported = pool._executor.submit(eval, "sorted(__import__('sys').modules)").result(timeout=120)
         assert "ui.entry" not in imported and "streamlit" not in imported
     finally:
-        pool._executor.shutdown(wait=True, cancel_futures=True)
+        stop_workers(pool)
 
 
 def test_a_worker_leaves_when_its_server_is_killed(tmp_path):
@@ -202,7 +216,7 @@ def test_idle_workers_that_built_an_upload_are_replaced_by_fresh_ones():
         assert not fresh.recycle_if_idle()  # the new workers have built no upload
         assert fresh.build(("upload", "r2"), "upload", (text, "r2.txt", CorpusSettings()), LIMIT).corpus.n_tokens > 0
     finally:
-        fresh._executor.shutdown(wait=True, cancel_futures=True)
+        stop_workers(fresh)
 
 
 def test_an_upload_is_counted_and_described_in_the_worker_not_in_the_server(monkeypatch):
@@ -258,7 +272,7 @@ def test_small_texts_are_built_while_a_large_upload_keeps_its_workers_busy(tmp_p
     finally:
         release.touch()
         for lane in corpus_worker._pools.values():
-            lane._executor.shutdown(wait=True, cancel_futures=True)
+            stop_workers(lane)
     assert large.result(timeout=60) is True
 
 
@@ -286,5 +300,5 @@ def test_a_queued_build_says_how_many_are_ahead_of_it(tmp_path):
         assert all(ahead in (0, 1) for stage, ahead in seen if stage == "queued")
     finally:
         release.touch()
-        lane._executor.shutdown(wait=True, cancel_futures=True)
+        stop_workers(lane)
     assert busy.result(timeout=60) is True
