@@ -1,6 +1,7 @@
 """A real Streamlit server and Debian's Chromium for end-to-end tests (Playwright, no downloaded browser)."""
 from __future__ import annotations
 
+import ipaddress
 import os
 import shutil
 import subprocess
@@ -8,6 +9,7 @@ import sys
 import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -20,6 +22,70 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
 ]
+
+
+NOT_NETWORK = ("data", "blob", "about", "chrome-error")  # the browser makes these itself: no request leaves it
+
+
+def on_this_machine(url: str) -> bool:
+    """Whether ``url`` names this machine (localhost, 127.0.0.0/8, ::1) or no network at all: what a
+    classroom behind a firewall still reaches. Every test server listens on loopback."""
+    parts = urlsplit(url)
+    if parts.scheme in NOT_NETWORK:
+        return True
+    host = (parts.hostname or "").strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class OffMachine:
+    """Records what browser contexts ask of anything but this machine (requests and WebSockets), for
+    conftest's guard: every browser test fails on such a request (issue 39, the offline classroom)."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def _request(self, request) -> None:
+        if not on_this_machine(request.url):
+            self.found.append(f"{request.resource_type} {request.url}")
+
+    def _websocket(self, ws) -> None:
+        if not on_this_machine(ws.url):
+            self.found.append(f"websocket {ws.url}")
+
+    def watch_page(self, page) -> None:
+        page.on("websocket", self._websocket)
+
+    def watch(self, context) -> None:
+        context.on("request", self._request)
+        context.on("page", self.watch_page)
+        for page in context.pages:
+            self.watch_page(page)
+
+
+class GuardedBrowser:
+    """A Playwright browser whose every context (``new_context``, ``new_page``) is watched by ``off``."""
+
+    def __init__(self, browser, off: OffMachine) -> None:
+        self._browser, self.off = browser, off
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(**kwargs)
+        self.off.watch(context)
+        return context
+
+    def new_page(self, **kwargs):
+        page = self._browser.new_page(**kwargs)
+        self.off.watch(page.context)
+        self.off.watch_page(page)
+        return page
 
 
 def require_chromium() -> None:

@@ -6,12 +6,15 @@ import pytest
 
 os.environ.setdefault("TORCH_NUM_THREADS", "1")
 
-# The longest files first (seconds of one worker here, session 10): with ``--dist loadfile`` a worker
-# takes the next file when it is free, so a long file collected last left the other worker idle at the
-# end. A scheduling hint only: the order of the tests inside a file, and what they check, is unchanged.
-LONG_FILES = ("test_browser.py", "test_deploy.py", "test_offline.py", "test_classroom_load.py", "test_page_lstm.py",
-              "test_teaching_browser.py", "test_instant_pages.py", "test_hostile_inputs.py", "test_pages_apptest.py",
-              "test_page_gradients.py", "test_teaching_export.py", "test_page_controls.py", "test_browser_pages.py")
+# The longest files first (seconds of one worker, session 28: lessons 308, browser 105, queue worker 74,
+# multihost drill 70, ...): with ``--dist loadfile`` a worker takes the next file when it is free, so a
+# long file collected last left the other worker idle at the end. A scheduling hint only: the order of
+# the tests inside a file, and what they check, is unchanged.
+LONG_FILES = ("test_lessons_browser.py", "test_browser.py", "test_queue_worker.py", "test_multihost_drill.py",
+              "test_deploy_browser.py", "test_page_lstm.py", "test_offline.py", "test_live_class_browser.py",
+              "test_hostile_inputs.py", "test_classroom_load.py", "test_figure_template.py", "test_teaching_browser.py",
+              "test_deploy.py", "test_pages_apptest.py", "test_charts.py", "test_browser_layout.py",
+              "test_browser_pages.py", "test_replica_failover.py", "test_page_gradients.py", "test_corpus_worker.py")
 
 
 def pytest_collection_modifyitems(items) -> None:
@@ -43,18 +46,36 @@ def no_training_left_running_at_exit():
     sched.wait_idle(120)
 
 
+_OFF_MACHINE: list = []  # the OffMachine recorder of this worker's browsers (tests/browser_server.py)
+
+
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium driven by Playwright, one per test module (tests/browser_server.py)."""
-    from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, require_chromium
+    """Debian's Chromium driven by Playwright, one per test module (tests/browser_server.py). Every
+    context it makes is watched: a request to anything but this machine fails the test that made it
+    (:func:`nothing_asked_off_this_machine`)."""
+    from tests.browser_server import CHROMIUM, CHROMIUM_ARGS, GuardedBrowser, OffMachine, require_chromium
 
     require_chromium()
     from playwright.sync_api import sync_playwright
 
+    if not _OFF_MACHINE:
+        _OFF_MACHINE.append(OffMachine())
     with sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield launched
+        yield GuardedBrowser(launched, _OFF_MACHINE[0])
         launched.close()
+
+
+@pytest.fixture(autouse=True)
+def nothing_asked_off_this_machine():
+    """An offline classroom (issue 39): no page may ask anything of another machine. A browser test
+    that made its browser do so fails here, with what was asked."""
+    before = len(_OFF_MACHINE[0].found) if _OFF_MACHINE else 0
+    yield
+    asked = _OFF_MACHINE[0].found[before:] if _OFF_MACHINE else []
+    if asked:
+        pytest.fail("the browser asked another machine for:\n" + "\n".join(sorted(set(asked))))
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,16 @@
 """An offline classroom (issue 39): behind a firewall the browser reaches the app's server and nothing
-else, so no page may ask any other origin for anything. Every page of the navigation is opened in
-both languages, each of its parts (tabs) in turn, and then the n-gram page's projector view with its
-QR code, in Chromium; every request and WebSocket of the browser context (its pages, their iframes,
-workers) is recorded, and the test fails on any that leaves the server's origin (scheme, host and
-port), or on a console message saying a name did not resolve. Requests to other origins are answered
-as a firewall's DNS would (``net::ERR_NAME_NOT_RESOLVED``), so the test behaves the same with or
-without an internet link."""
+else, so no page may ask any other origin for anything.
+
+Every browser test of the suite runs under conftest's guard: a request or WebSocket of its browser
+to anything but this machine fails that test. The guard is tried here on a page that asks another
+machine. The browser tests open every page and every projector slide in English (tests/
+test_lessons_browser.py walks each lesson's slides, its questions and, on a phone, its first part in
+both languages); this sweep adds the rest: every page of the navigation in Chinese, each of its parts
+(tabs) in turn, then the n-gram page's projector view with its QR code. It is stricter than the
+guard: it fails on any request that leaves the server's origin (scheme, host and port), or on a
+console message saying a name did not resolve. Requests to other origins are answered as a
+firewall's DNS would (``net::ERR_NAME_NOT_RESOLVED``), so the test behaves the same with or without
+an internet link."""
 from __future__ import annotations
 
 import re
@@ -17,12 +22,11 @@ import pytest
 
 from lmcore.i18n import t
 from lmcore.teaching import export
-from tests.browser_server import wait_for_app
+from tests.browser_server import NOT_NETWORK, on_this_machine, wait_for_app
 from lmcore.teaching.course import part_label_key
 from ui.navigation import PAGES, PARTS
 
 pytestmark = pytest.mark.browser
-NOT_NETWORK = ("data", "blob", "about")  # the browser makes these itself: no request leaves it
 QR_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPopoverBody"] img')]
   .some(img => img.complete && img.naturalWidth > 0)"""
 
@@ -72,8 +76,8 @@ class Outside:
         page.on("console", self.console)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_page_asks_another_origin_for_anything(browser, app_server, lang):
+def test_no_page_asks_another_origin_for_anything(browser, app_server):
+    lang = "zh"  # English: every page and slide under the guard, in the other browser tests
     outside = Outside(app_server)
     context = browser.new_context(viewport={"width": 1280, "height": 720},
                                   locale="zh-CN" if lang == "zh" else "en-US")
@@ -113,6 +117,26 @@ def test_origin_tells_the_server_from_the_rest():
     assert outside.leaves("https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/translate/default/24px.svg")
     assert outside.leaves("http://127.0.0.1:8502/") and outside.leaves("http://localhost:8501/")
     assert page_paths()[0] == ("home", "/") and len(page_paths()) == len(PAGES)
+
+
+def test_the_guard_fails_a_test_whose_page_asks_another_machine(browser):
+    """conftest's guard sees a page's request to another machine (answered here as a firewall would:
+    nothing leaves), and this machine's own addresses pass it."""
+    off = browser.off
+    before = len(off.found)
+    page = browser.new_page()
+    try:
+        page.route("**/*", lambda route: route.abort("namenotresolved"))
+        page.set_content('<img src="http://lmlab-outside.invalid/icon.svg"><img src="http://127.0.0.1:9/x.png">')
+        page.wait_for_function("[...document.images].every(img => img.complete)")
+    finally:
+        page.close()
+    asked = off.found[before:]
+    del off.found[before:]  # seen: this test's page is not a failure of this test
+    assert asked == ["image http://lmlab-outside.invalid/icon.svg"]
+    assert on_this_machine("http://localhost:8501/") and on_this_machine("ws://127.0.0.2:1/_stcore/stream")
+    assert on_this_machine("http://[::1]:8501/") and on_this_machine("data:image/png;base64,AA")
+    assert not on_this_machine("https://fonts.gstatic.com/s/i/x.svg") and not on_this_machine("http://198.18.0.2/")
 
 
 def test_a_figure_export_loads_its_scripts_from_this_machine(monkeypatch):
