@@ -6,7 +6,7 @@
 - Every lesson page has at least three predict-then-reveal questions whose answer (the working the
   reveal prints) is nowhere in the page's HTML or text until its Reveal button is pressed.
 - 390×844 (a phone), on every lesson page: nothing reaches past the screen's right edge unless it is
-  inside a box that scrolls sideways.
+  inside a box that scrolls sideways, and no chart's x tick labels run into each other.
 Screenshots of both sizes go to screenshots/.
 """
 from __future__ import annotations
@@ -63,18 +63,43 @@ TITLES_CUT = """() => [...document.querySelectorAll('[data-testid="stMain"] .js-
   return r.width && (r.left < box.left - 1 || r.right > box.right + 1) ? [title.textContent] : [];
 })"""
 
+# Tick labels of an x axis that run into each other: side by side, two labels' boxes overlap; rotated,
+# two neighbours' anchors are less than a line apart across the slant.
+TICKS_COLLIDE = r"""() => [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')].flatMap(plot => {
+  const labels = [...plot.querySelectorAll('.xtick text')].filter(t => t.textContent.trim() && t.getBoundingClientRect().width);
+  const bad = [];
+  const title = (plot.querySelector('.gtitle') || {}).textContent || '?';
+  for (let i = 1; i < labels.length; i++) {
+    const a = labels[i - 1].getBoundingClientRect(), b = labels[i].getBoundingClientRect();
+    const turn = (labels[i].getAttribute('transform') || '').match(/rotate\((-?[\d.]+)/);
+    const size = parseFloat(getComputedStyle(labels[i]).fontSize);
+    if (turn && Math.abs(parseFloat(turn[1])) > 5) {
+      const across = Math.abs(b.right - a.right) * Math.sin(Math.abs(parseFloat(turn[1])) * Math.PI / 180);
+      if (across < 0.9 * size) bad.push(`${title}: ${labels[i - 1].textContent} / ${labels[i].textContent}`);
+    } else if (a.right > b.left + 1 && a.bottom > b.top && b.bottom > a.top) {
+      bad.push(`${title}: ${labels[i - 1].textContent} / ${labels[i].textContent}`);
+    }
+  }
+  return bad;
+})"""
+
 
 @pytest.fixture(scope="module")
 def contexts(browser):
-    made = []
+    """One browser context per screen and language, shared by the module's tests (each opens its own
+    tab): a student's browser, whose cache already holds the app's code after the first page (a new
+    context fetched and compiled it all again, Plotly's 4.7 MB included, for every test)."""
+    made = {}
 
     def context(viewport: dict, lang: str = "en"):
-        made.append(browser.new_context(viewport=viewport, locale="zh-CN" if lang == "zh" else "en-US",
-                                        is_mobile=viewport["width"] < 500, has_touch=viewport["width"] < 500))
-        return made[-1]
+        key = (viewport["width"], viewport["height"], lang)
+        if key not in made:
+            made[key] = browser.new_context(viewport=viewport, locale="zh-CN" if lang == "zh" else "en-US",
+                                            is_mobile=viewport["width"] < 500, has_touch=viewport["width"] < 500)
+        return made[key]
 
     yield context
-    for context_ in made:
+    for context_ in made.values():
         context_.close()
 
 
@@ -172,6 +197,7 @@ def test_nothing_is_cut_off_on_a_phone(contexts, app_server, stem, lang):
     page = open_page(contexts(PHONE, lang), app_server, stem, f"lang={lang}")
     assert page.evaluate(CUT_OFF) == [], stem
     assert page.evaluate(TITLES_CUT) == [], stem
+    assert page.evaluate(TICKS_COLLIDE) == [], stem
     screenshot(page, f"lesson-phone-{stem}-{lang}")
     page.close()
 

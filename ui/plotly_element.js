@@ -84,6 +84,35 @@ function titleOf(layout) { // what fitTitle starts from: the figure's own title,
   return {text: title.text, top: (layout.margin && layout.margin.t) ?? 100, size};
 }
 
+// Tick labels a figure places itself on an x axis (tickmode "array": token labels, thinned on the
+// server for a desktop plot) are thinned again for a narrower plot (a phone): every k-th is kept, k
+// large enough that neighbours do not run into each other (side by side, or rotated: a line apart).
+const MAPS = new Set(["heatmap", "contour", "histogram2d", "histogram2dcontour"]);
+function ticksOf(layout, data) { // what fitTicks starts from: each such axis's own ticks, and its room
+  const axes = {};
+  for (const [name, axis] of Object.entries(layout)) {
+    if (/^xaxis\d*$/.test(name) && axis && axis.tickmode === "array" && Array.isArray(axis.tickvals)
+        && Array.isArray(axis.ticktext) && axis.tickvals.length > 1) {
+      axes[name] = {vals: axis.tickvals, text: axis.ticktext.map(String), angle: axis.tickangle ?? 0,
+                    size: (axis.tickfont && axis.tickfont.size) || (layout.font && layout.font.size) || 12};
+    }
+  }
+  const margin = layout.margin || {};
+  const bar = data.some((trace) => MAPS.has(trace.type) && trace.showscale !== false) ? 90 : 0; // a colour bar's room
+  return {axes, aside: (margin.l ?? 80) + (margin.r ?? 80) + bar};
+}
+function fitTicks(layout, ticks, width) {
+  if (!ticks || !(width > 0)) return;
+  const room = Math.max(width - ticks.aside, 40);
+  for (const [name, {vals, text, angle, size}] of Object.entries(ticks.axes)) {
+    const turned = Math.abs(angle) > 5 ? Math.sin(Math.abs(angle) * Math.PI / 180) : 0;
+    const need = turned ? (size * 1.3) / turned : Math.max(...text.map(ems)) * size + 6; // px per label
+    const k = Math.max(1, Math.ceil((need * vals.length) / room));
+    layout[name] = {...(layout[name] || {}), tickvals: vals.filter((_, i) => i % k === 0),
+                    ticktext: text.filter((_, i) => i % k === 0)};
+  }
+}
+
 // Draws gd.lmNext, then whatever spec arrived meanwhile: one Plotly call at a time per chart.
 async function draw(gd) {
   if (gd.lmDrawing) return;
@@ -99,6 +128,8 @@ async function draw(gd) {
       if (width > 0) layout.width = width; // else (a hidden tab) Plotly's default; the observer fixes it when shown
       gd.lmTitle = titleOf(layout);
       fitTitle(layout, gd.lmTitle, width);
+      gd.lmTicks = ticksOf(layout, spec.data || []);
+      fitTicks(layout, gd.lmTicks, width);
       layout.height = height;
       gd.style.height = `${height}px`;
       keepRanges(gd.layout, layout);
@@ -134,6 +165,11 @@ function resize(gd) {
     if (update.title) Object.assign(update, {"title.text": update.title.text, "margin.t": update.margin.t});
     delete update.title;
     delete update.margin;
+    const ticks = {};
+    fitTicks(ticks, gd.lmTicks, width);
+    for (const [name, axis] of Object.entries(ticks)) {
+      Object.assign(update, {[`${name}.tickvals`]: axis.tickvals, [`${name}.ticktext`]: axis.ticktext});
+    }
     window.Plotly.relayout(gd, {width, height, ...update});
   }
 }
