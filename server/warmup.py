@@ -124,7 +124,7 @@ def _plotly_validators() -> None:
     for trace in (go.Bar(x=[1], y=[0], orientation="h", text=["a"], customdata=["a"], hovertemplate="%{x}",
                          textfont=font, hoverlabel=dict(font=font), marker=dict(pattern=dict(shape=""))),
                   go.Scatter(x=[1], y=[1], mode="lines+markers+text", text=["a"], line=dict(dash="dot"),
-                             marker=dict(size=1), textfont=font, hoverlabel=dict(font=font)),
+                             marker=dict(size=1, line=dict(width=1)), textfont=font, hoverlabel=dict(font=font)),
                   go.Heatmap(z=[[1.0]], colorscale="Viridis", colorbar=dict(title=dict(text="a", font=font), tickfont=font),
                              texttemplate="%{z}", textfont=font, hoverlabel=dict(font=font)),
                   go.Contour(z=[[1.0, 2.0], [2.0, 3.0]], colorbar=dict(title=dict(text="a"), tickfont=font)),

@@ -159,15 +159,21 @@ def forget_gate_figure(approx: dict[str, np.ndarray], lang: str = "en") -> go.Fi
 
 
 def cliff_figure(surface: LossSurface, paths: dict[str, Trajectory], lang: str = "en") -> go.Figure:
-    """Contours of log10 L(w, b) of the one-unit RNN with gradient-descent trajectories."""
+    """Contours of log10 L(w, b) of the one-unit RNN with gradient-descent trajectories.
+
+    log10 L is sent to 3 decimals (its 30 contours are about 0.2 apart): a third of the bytes that
+    every move of a path's control sends and the browser parses."""
     fig = go.Figure(go.Contour(
-        x=surface.w, y=surface.b, z=np.log10(surface.loss + 1e-12), colorscale="Viridis", ncontours=30,
+        x=surface.w, y=surface.b, z=np.round(np.log10(surface.loss.astype(float) + 1e-12), 3), colorscale="Viridis",
+        ncontours=30,
         colorbar=dict(title=t("gradients.fig.cliff_colour", lang)), hovertemplate="w=%{x:.2f}, b=%{y:.2f}<extra></extra>",
     ))
     styles = {"plain": dict(color="white", dash="solid", width=3), "clipped": dict(color="orange", dash="dash")}
+    outline = {"plain": dict(color="#262730", width=1)}  # a white path's mark in the (white) legend, and on yellow
     for name, path in paths.items():
         inside = _inside(path.points, surface)
-        fig.add_scatter(x=inside[:, 0], y=inside[:, 1], mode="lines+markers", marker=dict(size=4),
+        fig.add_scatter(x=inside[:, 0], y=inside[:, 1], mode="lines+markers",
+                        marker=dict(size=5 if name in outline else 4, line=outline.get(name, {})),
                         line=styles.get(name, {}), name=t(f"gradients.fig.path_{name}", lang))
     fig.update_layout(
         title=t("gradients.fig.cliff_title", lang),
