@@ -19,7 +19,9 @@ those that could not reconnect), uploads and trained models lost (an upload or a
 whose owner's record is not in the store), what became of the killed worker's job
 (``worker_kill_job``: finished_elsewhere / reported_failed / still_active / lost), the Train clicks'
 runs finished / reported failed / cancelled / still queued or running after ``--jobs-wait`` / lost
-(a student who pressed Train and has no run), the same students' automatic runs (pages' default
+(a student whose Train click's run ended and who has no run; a click whose run died with the dead
+host and queued nothing is counted apart, ``training_clicks_cut_off_without_a_job``: the student's
+page reopens on the other host without a run, as in a browser), the same students' automatic runs (pages' default
 models), how long until the balancer stopped sending to the dead host, and p95 settle before and
 after the kill. Every wait is
 bounded; the namespaces, veths and bridge are removed at the end, also after a failure. Without root
@@ -96,7 +98,8 @@ def main() -> int:
         wait_for(run_dir / "bal.log", r"LM Lab on", balancer)
         url = f"http://{ADDRESSES['bal']}:8501"
         students: list = []
-        trained: set[int] = set()  # students who pressed Train
+        trained: set[int] = set()  # students whose Train click's run ended (that run queued the job)
+        cut_off: set[int] = set()  # students whose click's run died with its host: their page reopens without it
 
         class Tracked(ReconnectingStudent):
             def __init__(self, *args, **kwargs):
@@ -104,9 +107,19 @@ def main() -> int:
                 students.append(self)
 
             async def click(self, key: str, timeout: float | None = None) -> float | None:
-                if key in TRAIN_BUTTONS:
+                if key not in TRAIN_BUTTONS:
+                    return await super().click(key, timeout)
+                try:
+                    seconds = await super().click(key, timeout)
+                except ConnectionError:  # the websocket closed before the run ended and no reconnect took
+                    cut_off.add(self.index)
+                    raise
+                except BaseException:  # a slow run, say: it ran, or it is lost
                     trained.add(self.index)
-                return await super().click(key, timeout)
+                    raise
+                # None: the websocket closed before the run ended (its host died), the student reconnected
+                (trained if seconds is not None else cut_off).add(self.index)
+                return seconds
 
         classroom_load.WsStudent, classroom_load.Recorder = Tracked, AttributedRecorder
         figures: list[tuple[str, str]] = []
@@ -153,6 +166,10 @@ def main() -> int:
             uploaded = {a.session for a in rec.actions if a.kind.startswith("upload_")}
             uploads_lost = sum(1 for i in uploaded if owners.get(i) and kept_upload(store, owners[i]) is None)
             trainers = sorted({owners[i] for i in trained if owners.get(i)})
+            # a click whose run was cut off may have queued its job before the host died: then it counts
+            unsure = {owners[i] for i in cut_off - trained if owners.get(i)}
+            queued = {o for o in unsure if any(not j.automatic for j in queue.jobs_of(o))}
+            trainers = sorted(set(trainers) | queued)
             victim_owner = (queue.redis.hget(PREFIX + victim[2], "owner") or b"").decode() if victim else ""
             wait_for_jobs(queue, trainers + [victim_owner] * bool(victim_owner), ours.jobs_wait)
             clicks, autos, models_lost = job_states(queue, store, trainers)
@@ -183,7 +200,8 @@ def main() -> int:
                     ("training_jobs_reported_failed", str(clicks["reported_failed"])),
                     ("training_jobs_cancelled", str(clicks["cancelled"])),
                     ("training_jobs_still_queued_or_running", str(clicks["unfinished"])),
-                    ("training_jobs_lost", str(clicks["lost"])), ("trained_models_lost", str(models_lost)),
+                    ("training_jobs_lost", str(clicks["lost"])),
+                    ("training_clicks_cut_off_without_a_job", str(len(unsure - queued))), ("trained_models_lost", str(models_lost)),
                     ("automatic_runs_of_trainers", " ".join(f"{k} {v}" for k, v in sorted(autos.items())) or "0"),
                     *((f"settle_p95_{k}_kill_s", f"{percentile(v, 95):.2f}" if v else "n/a") for k, v in settle.items())]
 
