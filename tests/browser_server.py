@@ -1,12 +1,15 @@
 """A real Streamlit server and Debian's Chromium for end-to-end tests (Playwright, no downloaded browser)."""
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -140,6 +143,16 @@ def wait_for_app(page, timeout: float = 120_000) -> None:
     page.wait_for_timeout(300)
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
     page.wait_for_function("document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0", timeout=timeout)
+
+
+def server_stacks(pids, logs, tail: int = 12000) -> str:
+    """Each server's threads' stacks (app.py: SIGUSR1 makes faulthandler write them to its log), then
+    the end of each log: what a server was doing when a page never connected to it."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGUSR1)
+    time.sleep(2)
+    return "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-tail:]}" for log in logs if log.exists())
 
 
 def screenshot(page, name: str, max_height: int = 5000) -> None:

@@ -2,7 +2,6 @@
 one trains, then the other's replica is killed (tests/test_deploy.py has the command's other tests)."""
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import time
@@ -11,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import screenshot, wait_for_app
+from tests.browser_server import screenshot, server_stacks, wait_for_app
 from tests.test_deploy import COOKIE, Served, require_haproxy, start_serve, stop_serve, wait_until
 from ui.navigation import PAGES
 
@@ -65,12 +64,7 @@ class Student:
                      for name, row in served.server_stats().items()}
         except OSError as exc:  # HAProxy itself is gone
             stats = repr(exc)
-        for pid in served.replicas.values():  # app.py: each replica writes its threads' stacks to its log
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGUSR1)
-        time.sleep(2)
-        logs = "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-12000:]}"
-                         for log in sorted(served.run_dir.glob("*.log")) + [served.run_dir / "serve.out"])
+        logs = server_stacks(served.replicas.values(), sorted(served.run_dir.glob("*.log")) + [served.run_dir / "serve.out"])
         return (f"{self.page.url} ({self.page.title()!r}) app (connection, script): {states}; cookies: {self.context.cookies()}\nHAProxy: {stats}\n"
                 f"responses >= 400: {self.failed}\nbrowser: {self.seen[-40:]}\n{logs}")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_server import ROOT, wait_for_app
+from tests.browser_server import ROOT, server_stacks, wait_for_app
 from tests.live_class_fixtures import RedisServer, require_redis_server
 
 pytestmark = pytest.mark.browser
@@ -29,14 +29,36 @@ def _shot(page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
-def _replicas(stack: ExitStack, count: int, env: dict) -> list[str]:
+def _replicas(stack: ExitStack, count: int, env: dict, logs: Path) -> tuple[list[str], list[int]]:
+    """``count`` servers, each writing to ``logs``/replica-i.log: (their URLs, their process ids)."""
     from streamlit_process import streamlit_process
 
-    urls = []
-    for _ in range(count):
-        url, _ = stack.enter_context(streamlit_process(ROOT, env=env, timeout=120, stop_grace=10))
+    urls, pids = [], []
+    for i in range(count):
+        out = stack.enter_context(open(logs / f"replica-{i}.log", "w"))
+        url, process = stack.enter_context(streamlit_process(ROOT, env=env, stdout=out, timeout=120, stop_grace=10))
         urls.append(url)
-    return urls
+        pids.append(process.pid)
+    return urls, pids
+
+
+def _opened(page, url: str, pids: list[int], logs: Path) -> None:
+    """Open ``url`` and wait for the app; a page that never connects fails with what the browser saw
+    and what each server was doing (one run of the suite: the instructor's page waited 120 s)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(f"console {m.type}: {m.text[:300]}"))
+    page.on("requestfailed", lambda r: seen.append(f"failed {r.url}: {r.failure}"))
+    page.on("websocket", lambda ws: seen.append(f"websocket {ws.url}"))
+    page.goto(url)
+    try:
+        wait_for_app(page)
+    except PlaywrightTimeoutError as exc:
+        state = page.evaluate("() => { const app = document.querySelector('[data-testid=stApp]');"
+                              " return app && [app.dataset.testConnectionState, app.dataset.testScriptState]; }")
+        raise AssertionError(f"{url} never settled: {exc.message.splitlines()[0]}\napp (connection, script): {state}\n"
+                             f"browser: {seen[-40:]}\n{server_stacks(pids, sorted(logs.glob('replica-*.log')))}") from None
 
 
 def _answer_of(redis_url: str, code: str) -> str:
@@ -58,7 +80,7 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
     env = dict(os.environ, LMLAB_REDIS_URL=store.url)
     with ExitStack() as stack:
         stack.callback(store.stop)
-        first, second = _replicas(stack, 2, env)
+        (first, second), pids = _replicas(stack, 2, env, tmp_path)
         pages: list = []  # every browser page: closed at the end, after what each shows is saved if a step failed
         stack.callback(lambda: [page.context.close() for page in pages])
 
@@ -73,8 +95,7 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
         # the instructor starts a class from projector view
         teacher = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         pages.append(teacher)
-        teacher.goto(first + "/perplexity?present=1&slide=sentence")
-        wait_for_app(teacher)
+        _opened(teacher, first + "/perplexity?present=1&slide=sentence", pids, tmp_path)
         teacher.locator("[data-testid='stPopover'] button:visible").nth(1).click()  # the slide bar's share popover
         teacher.get_by_role("button", name="Start a live class").click()
         teacher.wait_for_selector(".st-key-lmlab-live-join-panel img", timeout=WAIT)
@@ -96,8 +117,7 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
                                    has_touch=name == "phone")
             page = context.new_page()
             pages.append(page)
-            page.goto(f"{url}/?class={code.lower()}")
-            wait_for_app(page)
+            _opened(page, f"{url}/?class={code.lower()}", pids, tmp_path)
             page.locator(".st-key-lmlab-live-join input").fill(nickname)
             page.locator(".st-key-lmlab-live-join button").click()
             students.append(page)
