@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import SCREENSHOTS, screenshot, streamlit_server, wait_for_app
+from tests.browser_server import open_page, screenshot, SCREENSHOTS, streamlit_server, wait_for_app
 from ui.navigation import PAGES
 
 pytestmark = pytest.mark.browser
@@ -76,8 +76,7 @@ def test_deep_link_as_first_request_runs_the_whole_app(browser):
 
     with streamlit_server() as url:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(f"{url}/corpus-stats?lang=zh")
-        wait_for_app(page)
+        open_page(page, f"{url}/corpus-stats?lang=zh")
         assert _sidebar(page).get_by_text(t("sidebar.corpus", "zh")).first.is_visible()
         assert page.get_by_role("heading", name=t("nav.corpus", "zh")).is_visible()
         assert _exceptions(page) == []
@@ -86,8 +85,7 @@ def test_deep_link_as_first_request_runs_the_whole_app(browser):
         # That legacy first run also gives the sidebar's widgets other ids than later runs do, so
         # Streamlit would drop their values on the next page change: they must survive it.
         _navigate_and_check_sidebar_kept(page, "zh")
-        page.goto(f"{url}/no-such-page?lang=zh")  # an address that really is unknown keeps the message
-        wait_for_app(page)
+        open_page(page, f"{url}/no-such-page?lang=zh")  # an address that really is unknown keeps the message
         expect(page.get_by_text("Page not found")).to_have_count(1, timeout=10_000)
         page.close()
 
@@ -96,8 +94,7 @@ def test_uploader_speaks_chinese(reading_page, app_server):
     """Streamlit draws the uploader's button and limit line in English only: in 中文 ours replace them."""
     page = reading_page
     page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{app_server}/?lang=zh")
-    wait_for_app(page)
+    open_page(page, f"{app_server}/?lang=zh")
     zone = page.locator(".st-key-uploader [data-testid='stFileUploaderDropzone']")
     zone.scroll_into_view_if_needed()
     drawn = zone.evaluate("""z => [z.querySelector('button p'), z.querySelector('[data-testid=stFileUploaderDropzoneInstructions] span')]
@@ -105,8 +102,7 @@ def test_uploader_speaks_chinese(reading_page, app_server):
     assert drawn == [["0px", '"上传"', "16px"], ["0px", '"每个文件最多 50 MB · TXT、MD"', "14px"]]
     SCREENSHOTS.mkdir(exist_ok=True)
     zone.screenshot(path=str(SCREENSHOTS / "uploader-zh.png"))
-    page.goto(f"{app_server}/?lang=en")
-    wait_for_app(page)
+    open_page(page, f"{app_server}/?lang=en")
     english = page.locator(".st-key-uploader [data-testid='stFileUploaderDropzone'] button p")
     assert english.evaluate("e => getComputedStyle(e, '::after').content") == "none"
     assert english.inner_text() == "Upload"
@@ -125,8 +121,7 @@ def test_a_page_loads_by_deep_link_with_the_sidebar(reading_page, app_server, st
     """A page by its link, with the sidebar (AppTest runs every page in both languages:
     test_pages_apptest.py)."""
     page = reading_page
-    page.goto(f"{app_server}/{'' if stem == 'home' else url_path}?lang={lang}")
-    wait_for_app(page)
+    open_page(page, f"{app_server}/{'' if stem == 'home' else url_path}?lang={lang}")
     screenshot(page, f"{stem}-{lang}")
     assert _exceptions(page) == []
     assert _sidebar(page).get_by_text(t("sidebar.corpus", lang)).first.is_visible()
@@ -138,8 +133,7 @@ def test_a_page_loads_by_deep_link_with_the_sidebar(reading_page, app_server, st
 def _upload(page, app_server, name: str, data: bytes, tmp_path):
     path = tmp_path / name
     path.write_bytes(data)
-    page.goto(f"{app_server}/corpus-stats?lang=en")
-    wait_for_app(page)
+    open_page(page, f"{app_server}/corpus-stats?lang=en")
     _sidebar(page).locator("input[type='file']").set_input_files(str(path))
     page.wait_for_timeout(500)
     wait_for_app(page)
@@ -175,8 +169,7 @@ def test_uploaded_html_is_shown_as_text_and_never_runs(page, app_server, tmp_pat
 
 def test_sidebar_choices_survive_navigation(reading_page, app_server):
     page = reading_page
-    page.goto(f"{app_server}/?lang=zh&corpus=english")
-    wait_for_app(page)
+    open_page(page, f"{app_server}/?lang=zh&corpus=english")
     summaries = _navigate_and_check_sidebar_kept(page, "zh")
     assert len(summaries) == 4 and len(set(summaries)) == 1 and "词元" in summaries[0]
 
@@ -187,8 +180,7 @@ def test_home_imports_the_chart_code_before_any_chart_page(page, app_server):
     from server.preload import chunk_files
 
     plotly_chunk = next(name for name in chunk_files() if name.startswith("PlotlyChart."))
-    page.goto(f"{app_server}/?lang=en")
-    wait_for_app(page)
+    open_page(page, f"{app_server}/?lang=en")
     loaded = "(name) => performance.getEntriesByType('resource').filter(e => e.name.endsWith('/' + name)).length"
     page.wait_for_function(f"({loaded})({plotly_chunk!r}) > 0", timeout=60_000)
     assert page.get_by_test_id("stPlotlyChart").count() == 0  # home itself draws no chart

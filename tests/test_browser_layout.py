@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_server import wait_for_app
+from tests.browser_server import open_page
 
 pytestmark = pytest.mark.browser
 
@@ -12,8 +12,7 @@ pytestmark = pytest.mark.browser
 def test_home_page_names_are_not_cut(browser, app_server, locale):
     context = browser.new_context(viewport={"width": 1280, "height": 720}, locale=locale)
     page = context.new_page()
-    page.goto(f"{app_server}/?lang={locale[:2]}")
-    wait_for_app(page)
+    open_page(page, f"{app_server}/?lang={locale[:2]}")
     links = page.evaluate("""() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPageLink-NavLink] p')]
         .map(e => ({text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1}))""")
     context.close()
@@ -27,8 +26,7 @@ def test_corpus_page_figures_are_not_cut(browser, app_server, lang, corpus):
     sample has 7-digit counts)."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
-    page.goto(f"{app_server}/corpus-stats?lang={lang}&corpus={corpus}")
-    wait_for_app(page)
+    open_page(page, f"{app_server}/corpus-stats?lang={lang}&corpus={corpus}")
     page.locator("[data-testid=stMetricValue]").nth(6).wait_for()
     shown = page.locator("[data-testid=stMetricValue]").count()
     values = page.evaluate("""() => [...document.querySelectorAll('[data-testid=stMetricValue], [data-testid=stMetricValue] *')]

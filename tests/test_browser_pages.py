@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import ROOT, screenshot, wait_for_app
+from tests.browser_server import open_page, ROOT, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -29,8 +29,7 @@ def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(br
     context = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US")
     try:
         page = context.new_page()
-        page.goto(url + "/lstm-gates?lang=en")
-        wait_for_app(page)
+        open_page(page, url + "/lstm-gates?lang=en")
         main = page.get_by_test_id("stMainBlockContainer")
         assert main.get_by_text(waiting).count() == 0  # the shipped model: nothing to wait for
         page.get_by_test_id("stSidebar").locator("input[type='file']").set_input_files(str(path))

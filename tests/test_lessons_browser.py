@@ -19,7 +19,7 @@ import pytest
 
 from lmcore.teaching import COURSE, LESSON_OF
 from lmcore.teaching.course import next_lesson, slide_param
-from tests.browser_server import screenshot, wait_for_app
+from tests.browser_server import open_page, screenshot, wait_for_app
 from ui.navigation import PAGES
 
 pytestmark = pytest.mark.browser
@@ -103,10 +103,10 @@ def contexts(browser):
         context_.close()
 
 
-def open_page(context, app_server, stem: str, query: str):
+def new_page(context, app_server, stem: str, query: str):
     page = context.new_page()
-    page.goto(f"{app_server}/{URL[stem]}?{query}", timeout=300_000)
-    settle(page)
+    open_page(page, f"{app_server}/{URL[stem]}?{query}", timeout=300_000)
+    page.wait_for_function(CHARTS_DRAWN, timeout=180_000)
     return page
 
 
@@ -129,7 +129,7 @@ def assert_projector_text(page, where: str) -> None:
 @pytest.mark.parametrize("stem", LESSON_PAGES)
 def test_projector_walks_the_lesson_with_the_arrow_keys(contexts, app_server, stem):
     slides = LESSON_OF[stem].slides
-    page = open_page(contexts(PROJECTOR), app_server, stem, "present=1&lang=en")
+    page = new_page(contexts(PROJECTOR), app_server, stem, "present=1&lang=en")
     sidebar = page.locator("[data-testid='stSidebar']")
     assert sidebar.get_attribute("aria-expanded") == "false" or sidebar.bounding_box()["width"] < 50
     for i, slide in enumerate(slides):
@@ -157,7 +157,7 @@ def test_projector_walks_the_lesson_with_the_arrow_keys(contexts, app_server, st
 
 @pytest.mark.parametrize("stem", LESSON_PAGES)
 def test_three_answers_are_absent_until_their_reveal(contexts, app_server, stem):
-    page = open_page(contexts(PROJECTOR), app_server, stem, "part=questions&lang=en")
+    page = new_page(contexts(PROJECTOR), app_server, stem, "part=questions&lang=en")
     reveals = page.get_by_role("button", name="Reveal the answer")
     assert reveals.count() >= 3, stem
     for n in range(3):
@@ -194,7 +194,7 @@ def _last_reveal(page) -> str | None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("stem", LESSON_PAGES)
 def test_nothing_is_cut_off_on_a_phone(contexts, app_server, stem, lang):
-    page = open_page(contexts(PHONE, lang), app_server, stem, f"lang={lang}")
+    page = new_page(contexts(PHONE, lang), app_server, stem, f"lang={lang}")
     assert page.evaluate(CUT_OFF) == [], stem
     assert page.evaluate(TITLES_CUT) == [], stem
     assert page.evaluate(TICKS_COLLIDE) == [], stem
@@ -204,7 +204,7 @@ def test_nothing_is_cut_off_on_a_phone(contexts, app_server, stem, lang):
 
 def test_the_cut_off_check_sees_a_wide_element(contexts, app_server):
     """The check above can fail: an element wider than the phone, outside any scrolling box."""
-    page = open_page(contexts(PHONE), app_server, "decoding", "lang=en")
+    page = new_page(contexts(PHONE), app_server, "decoding", "lang=en")
     page.evaluate("""() => { const d = document.createElement('div'); d.style.width = '900px'; d.textContent = 'wide';
                              document.querySelector('[data-testid="stMainBlockContainer"]').appendChild(d); }""")
     assert page.evaluate(CUT_OFF) != []
@@ -214,7 +214,7 @@ def test_the_cut_off_check_sees_a_wide_element(contexts, app_server):
 def test_the_browser_back_button_shows_the_slide_its_address_names(contexts, app_server):
     """The address is the only record of the slide: Back after two moves shows the slide before."""
     slides = LESSON_OF["decoding"].slides
-    page = open_page(contexts(PROJECTOR), app_server, "decoding", "present=1&lang=en")
+    page = new_page(contexts(PROJECTOR), app_server, "decoding", "present=1&lang=en")
     for i in (1, 2):
         page.keyboard.press("ArrowRight")
         page.wait_for_url(re.compile(r"[?&]slide=" + re.escape(slide_param(slides[i])) + r"(&|$)"), timeout=180_000)
@@ -231,7 +231,7 @@ def test_a_phone_in_projector_view_has_previous_and_next_side_by_side(contexts, 
     """A student following a live class is in projector view on a phone: the slide bar's Previous
     and Next share one row above the slide, each wide enough for its label (Streamlit stacks
     columns on a phone: the bar took five full-width rows)."""
-    page = open_page(contexts(PHONE, lang), app_server, "chain_rule", f"present=1&lang={lang}")
+    page = new_page(contexts(PHONE, lang), app_server, "chain_rule", f"present=1&lang={lang}")
     prev, next_ = (page.locator(f".st-key-lmlab-{key} button").bounding_box() for key in ("prev", "next"))
     assert abs(prev["y"] - next_["y"]) < 2 and prev["x"] < next_["x"], (prev, next_)
     assert min(prev["width"], next_["width"]) >= 120, (prev, next_)

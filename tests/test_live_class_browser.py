@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_server import ROOT, server_stacks, wait_for_app
+from tests.browser_server import open_page, ROOT, server_stacks, wait_for_app
 from tests.live_class_fixtures import RedisServer, require_redis_server
 
 pytestmark = pytest.mark.browser
@@ -43,22 +43,13 @@ def _replicas(stack: ExitStack, count: int, env: dict, logs: Path) -> tuple[list
 
 
 def _opened(page, url: str, pids: list[int], logs: Path) -> None:
-    """Open ``url`` and wait for the app; a page that never connects fails with what the browser saw
-    and what each server was doing (one run of the suite: the instructor's page waited 120 s)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
-    seen: list[str] = []
-    page.on("console", lambda m: seen.append(f"console {m.type}: {m.text[:300]}"))
-    page.on("requestfailed", lambda r: seen.append(f"failed {r.url}: {r.failure}"))
-    page.on("websocket", lambda ws: seen.append(f"websocket {ws.url}"))
-    page.goto(url)
+    """Open ``url`` (tests/browser_server.open_page); a page that never connects fails with what the
+    browser saw and what each server was doing (one run of the suite: the instructor's page waited
+    120 s with nothing to go on)."""
     try:
-        wait_for_app(page)
-    except PlaywrightTimeoutError as exc:
-        state = page.evaluate("() => { const app = document.querySelector('[data-testid=stApp]');"
-                              " return app && [app.dataset.testConnectionState, app.dataset.testScriptState]; }")
-        raise AssertionError(f"{url} never settled: {exc.message.splitlines()[0]}\napp (connection, script): {state}\n"
-                             f"browser: {seen[-40:]}\n{server_stacks(pids, sorted(logs.glob('replica-*.log')))}") from None
+        open_page(page, url)
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{server_stacks(pids, sorted(logs.glob('replica-*.log')))}") from None
 
 
 def _answer_of(redis_url: str, code: str) -> str:

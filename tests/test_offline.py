@@ -22,7 +22,7 @@ import pytest
 
 from lmcore.i18n import t
 from lmcore.teaching import export
-from tests.browser_server import NOT_NETWORK, on_this_machine, wait_for_app
+from tests.browser_server import NOT_NETWORK, on_this_machine, open_page, wait_for_app
 from lmcore.teaching.course import part_label_key
 from ui.navigation import PAGES, PARTS
 
@@ -88,16 +88,14 @@ def test_no_page_asks_another_origin_for_anything(browser, app_server):
         main = page.get_by_test_id("stMainBlockContainer")
         for stem, path in page_paths():
             outside.opening = f"{path}?lang={lang}"
-            page.goto(f"{app_server}{path}?lang={lang}", timeout=300_000)
-            wait_for_app(page, timeout=300_000)
+            open_page(page, f"{app_server}{path}?lang={lang}", timeout=300_000)
             for part in PARTS.get(stem, ())[1:]:  # a part (tab) runs when it is opened: open each
                 outside.opening = f"{path}?lang={lang}, part {part}"
                 main.get_by_role("tab", name=t(part_label_key(stem, part), lang)).click()
                 wait_for_app(page, timeout=300_000)
             assert main.get_by_test_id("stException").count() == 0, outside.opening  # it ran to its end
         outside.opening = f"/smoothing?present=1&lang={lang} (QR code)"
-        page.goto(f"{app_server}/smoothing?present=1&lang={lang}", timeout=300_000)
-        wait_for_app(page, timeout=300_000)
+        open_page(page, f"{app_server}/smoothing?present=1&lang={lang}", timeout=300_000)
         # the share box (the slide bar's QR-code button; the other popover is the lesson menu): the view's QR code
         page.get_by_test_id("stPopover").get_by_role("button", name="qr_code_2").click()
         page.wait_for_function(QR_DRAWN, timeout=60_000)

@@ -11,7 +11,7 @@ from lmcore.training.config import TrainConfig
 from lmcore.training.persist import PRETRAINED_DIR, file_name, load_pretrained
 from tests.apptest_fragments import run_fragment
 from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, text_tables, trace_values
-from tests.browser_server import wait_for_app
+from tests.browser_server import open_page, wait_for_app
 
 
 @pytest.fixture(autouse=True)
@@ -147,8 +147,7 @@ def test_stop_button_in_a_browser_ends_training_with_a_usable_model(browser, app
     context = browser.new_context(viewport={"width": 1400, "height": 1200}, locale="en-US")
     try:
         page = context.new_page()
-        page.goto(url + "/?corpus=synthetic")
-        wait_for_app(page)
+        open_page(page, url + "/?corpus=synthetic")
         page.get_by_test_id("stSidebar").get_by_role("link", name=t("nav.lstm", "en")).click()
         wait_for_app(page)
         main = page.get_by_test_id("stMainBlockContainer")

@@ -12,7 +12,7 @@ from lmcore.ngram import MAX_ORDER, count_ngrams
 from lmcore.samples import default_settings, load_sample
 from lmcore.teaching import LESSONS, LessonInputs, topic_questions
 from lmcore.teaching.course import slide_param
-from tests.browser_server import screenshot, wait_for_app
+from tests.browser_server import open_page, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 PROJECTOR = {"width": 1280, "height": 720}
@@ -51,8 +51,7 @@ def projector(browser):
 
 def open_slide(projector, app_server, slide: str, lang: str):
     page = projector(lang).new_page()
-    page.goto(f"{app_server}/smoothing?present=1&slide={slide}&lang={lang}", timeout=300_000)
-    wait_for_app(page, timeout=300_000)
+    open_page(page, f"{app_server}/smoothing?present=1&slide={slide}&lang={lang}", timeout=300_000)
     wait_for_charts(page)
     return page
 
