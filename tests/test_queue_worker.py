@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -19,28 +20,44 @@ from tests.redis_server import redis_url  # noqa: F401 - a fixture
 ROOT = Path(__file__).resolve().parents[1]
 
 
+SLOW_WAIT_SECONDS = 30  # a wait this long is reported (a warning with the workers' logs), never failed for it
+_LOGS: list[Path] = []  # the running test's worker logs
+
+
 def until(condition, what: str, seconds: float = 120):
-    deadline = time.monotonic() + seconds
+    start = time.monotonic()
+    deadline = start + seconds
     while time.monotonic() < deadline:
         value = condition()
         if value:
+            waited = time.monotonic() - start
+            if waited > SLOW_WAIT_SECONDS:  # in two suite runs here such waits took ~70 s (2-3 s alone): say where
+                warnings.warn(f"waited {waited:.0f} s for: {what}\n{_worker_logs()}", stacklevel=2)
             return value
         time.sleep(0.1)
-    raise AssertionError(f"not within {seconds:.0f} s: {what}")
+    raise AssertionError(f"not within {seconds:.0f} s: {what}\n{_worker_logs()}")
+
+
+def _worker_logs(tail: int = 3000) -> str:
+    return "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-tail:]}" for log in _LOGS if log.exists())
 
 
 class Workers:
-    """``python -m server.worker`` processes, each in its own process group (worker and work horse)."""
+    """``python -m server.worker`` processes, each in its own process group (worker and work horse),
+    each writing its log (RQ's, with times) into ``logs``."""
 
-    def __init__(self, url: str) -> None:
-        self.url, self.processes = url, []
+    def __init__(self, url: str, logs: Path) -> None:
+        self.url, self.logs, self.processes = url, logs, []
 
     def start(self) -> subprocess.Popen:
         env = {**os.environ, "LMLAB_REDIS_URL": self.url, "LMLAB_WORKER_IMPORTS": "tests.worker_jobs",
                "TORCH_NUM_THREADS": "1"}
-        process = subprocess.Popen([sys.executable, "-m", "server.worker", "--name", f"w{secrets.token_hex(3)}"],
-                                   cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+        name = f"w{secrets.token_hex(3)}"
+        log = self.logs / f"worker-{name}.log"
+        _LOGS.append(log)
+        with open(log, "w") as out:
+            process = subprocess.Popen([sys.executable, "-m", "server.worker", "--name", name], cwd=ROOT, env=env,
+                                       start_new_session=True, stdout=out, stderr=subprocess.STDOUT)
         self.processes.append(process)
         return process
 
@@ -61,14 +78,15 @@ class Workers:
 
 
 @pytest.fixture
-def queue(redis_url):  # noqa: F811
+def queue(redis_url, tmp_path):  # noqa: F811
     import redis
 
     from server.rq_jobs import QueueScheduler
 
     client = redis.Redis.from_url(redis_url)
     client.flushdb()
-    workers = Workers(redis_url)
+    _LOGS.clear()
+    workers = Workers(redis_url, tmp_path)
     os.environ["LMLAB_REDIS_URL"] = redis_url  # for the gate in this process
     try:
         yield QueueScheduler(client, time_cap=600), workers, client
