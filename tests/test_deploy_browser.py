@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import screenshot, server_stacks, wait_for_app
+from tests.browser_server import open_page, screenshot, server_stacks, wait_for_app
 from tests.test_deploy import COOKIE, Served, require_haproxy, start_serve, stop_serve, wait_until
 from ui.navigation import PAGES
 
@@ -36,48 +36,35 @@ class Student:
     """One browser context (its own cookies) on the balancer's URL; records failed HTTP responses."""
 
     def __init__(self, browser, served: Served, name: str, tmp_path: Path, path: str = "") -> None:
-        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
         self.name, self.tmp_path = name, tmp_path
         self.context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
-        self.page = self.context.new_page()
+        self.page = self.context.new_page()  # its console, requests and sockets are recorded (browser_server.PageEvents)
         self.failed: list[str] = []
-        self.seen: list[str] = []  # the browser's console and its failed requests, for a failure's message
         self.socket_closes = 0
         self.page.on("response", self._response)
-        self.page.on("websocket", self._websocket)
-        self.page.on("console", lambda m: self.seen.append(f"console {m.type}: {m.text[:300]}"))
-        self.page.on("requestfailed", lambda r: self.seen.append(f"failed {r.url}: {r.failure}"))
-        self.page.goto(f"{served.url}/{path}?lang=en")
+        self.page.on("websocket", lambda ws: ws.on("close", lambda _: self._closed()))
         self.stem = next((stem for stem, url_path, _ in PAGES if url_path == path), "home")
         try:
-            wait_for_app(self.page)
-        except PlaywrightTimeoutError as exc:  # seen once in CI (the page never connected): say what each side saw
-            raise AssertionError(f"{name}'s first page never settled: {exc.message.splitlines()[0]}\n"
-                                 f"{self.diagnosis(served)}") from None
+            open_page(self.page, f"{served.url}/{path}?lang=en")
+        except AssertionError as error:  # seen once in CI (the page never connected): say what each side saw
+            raise AssertionError(f"{name}'s first page never settled: {error}\n{self.diagnosis(served)}") from None
 
     def diagnosis(self, served: Served) -> str:
-        states = self.page.evaluate("() => { const app = document.querySelector('[data-testid=stApp]');"
-                                    " return app && [app.dataset.testConnectionState, app.dataset.testScriptState]; }")
+        """What the balancer and the replicas saw (the page's own side: browser_server.page_report)."""
         try:
             stats = {name: {k: row[k] for k in ("status", "scur", "check_status", "check_duration", "lastchg")}
                      for name, row in served.server_stats().items()}
         except OSError as exc:  # HAProxy itself is gone
             stats = repr(exc)
         logs = server_stacks(served.replicas.values(), sorted(served.run_dir.glob("*.log")) + [served.run_dir / "serve.out"])
-        return (f"{self.page.url} ({self.page.title()!r}) app (connection, script): {states}; cookies: {self.context.cookies()}\nHAProxy: {stats}\n"
-                f"responses >= 400: {self.failed}\nbrowser: {self.seen[-40:]}\n{logs}")
+        return (f"{self.page.url} ({self.page.title()!r}) cookies: {self.context.cookies()}\nHAProxy: {stats}\n"
+                f"responses >= 400: {self.failed}\n{logs}")
 
     def _response(self, response) -> None:
         # On a deep link the frontend first probes <page>/_stcore/health and host-config (404), then /_stcore/.
         probe = response.status == 404 and response.url.endswith(("/_stcore/health", "/_stcore/host-config"))
         if response.status >= 400 and not probe:
             self.failed.append(f"{response.status} {response.url}")
-
-    def _websocket(self, ws) -> None:
-        self.seen.append(f"websocket {ws.url}")
-        ws.on("close", lambda _: self._closed())
-        ws.on("socketerror", lambda error: self.seen.append(f"websocket error: {error}"))
 
     def _closed(self) -> None:
         self.socket_closes += 1

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 SLOW_WAIT_SECONDS = 30  # a wait this long is reported (a warning with the workers' logs), never failed for it
-_LOGS: list[Path] = []  # the running test's worker logs
+_log_dir: list[Path] = []  # the running test's folder of worker logs (its tmp_path)
 
 
 def until(condition, what: str, seconds: float = 120):
@@ -39,7 +39,8 @@ def until(condition, what: str, seconds: float = 120):
 
 
 def _worker_logs(tail: int = 3000) -> str:
-    return "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-tail:]}" for log in _LOGS if log.exists())
+    return "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-tail:]}"
+                     for folder in _log_dir for log in sorted(folder.glob("worker-*.log")))
 
 
 class Workers:
@@ -53,9 +54,7 @@ class Workers:
         env = {**os.environ, "LMLAB_REDIS_URL": self.url, "LMLAB_WORKER_IMPORTS": "tests.worker_jobs",
                "TORCH_NUM_THREADS": "1"}
         name = f"w{secrets.token_hex(3)}"
-        log = self.logs / f"worker-{name}.log"
-        _LOGS.append(log)
-        with open(log, "w") as out:
+        with open(self.logs / f"worker-{name}.log", "w") as out:
             process = subprocess.Popen([sys.executable, "-m", "server.worker", "--name", name], cwd=ROOT, env=env,
                                        start_new_session=True, stdout=out, stderr=subprocess.STDOUT)
         self.processes.append(process)
@@ -85,7 +84,7 @@ def queue(redis_url, tmp_path):  # noqa: F811
 
     client = redis.Redis.from_url(redis_url)
     client.flushdb()
-    _LOGS.clear()
+    _log_dir[:] = [tmp_path]
     workers = Workers(redis_url, tmp_path)
     os.environ["LMLAB_REDIS_URL"] = redis_url  # for the gate in this process
     try:
