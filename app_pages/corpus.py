@@ -59,7 +59,8 @@ def top_tokens() -> None:
     """The most frequent tokens (a fragment: its slider reruns the table alone, not the page)."""
     st.subheader(tr("corpus.top.header"))
     sizes = [10, 20, 50, 100, 200, 500]
-    n_top = st.select_slider(tr("corpus.top.n"), sizes, value=query_param("top", 20, choices=sizes), key="corpus_top")
+    n_top = st.select_slider(tr("corpus.top.n"), sizes, value=query_param("top", 20, choices=sizes), key="corpus_top",
+                             persist_state="page")
     set_query_params(top=n_top)
     table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"),
                                                           tr("corpus.top.share")])
@@ -80,5 +81,5 @@ def preview_part() -> None:
 
 
 deck.settings()
-deck.parts({"preview": preview_part, "laws": laws_part, "tokens": tokens_part}, keep=("corpus_top",))
+deck.parts({"preview": preview_part, "laws": laws_part, "tokens": tokens_part})
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

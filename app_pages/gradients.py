@@ -39,9 +39,6 @@ CLIFF_RESOLUTION = 100
 CLIFF_STEPS = 150
 CLIFF_LRS = [0.002, 0.005, 0.01, 0.02, 0.05, 0.1]
 FINAL_WINDOW = 20  # the clipping run's "final loss" is the mean over its last steps
-# controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
-KEPT = ("grad_cells", "grad_T", "grad_hidden", "grad_kind", "grad_scale", "grad_act", "grad_fb", "grad_input",
-        "grad_seeds", "cliff_threshold", "cliff_lr", "cliff_w", "cliff_b", "run_threshold", "run_lr")
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -83,18 +80,22 @@ def curve_controls() -> tuple:
     (cells, spec, T, input_scale, n_seeds)."""
     with st.expander(tr("gradients.controls"), expanded=True):
         c1, c2, c3 = st.columns(3)
-        cells = c1.multiselect(tr("gradients.cells"), CELLS, default=CELLS, format_func=str.upper, key="grad_cells")
-        T = c1.select_slider(tr("gradients.T"), T_OPTIONS, value=query_param("T", 100, choices=T_OPTIONS), key="grad_T")
-        hidden = c1.select_slider(tr("gradients.hidden"), HIDDEN_OPTIONS, value=32, key="grad_hidden")
-        kind = c2.radio(tr("gradients.kind"), W_H_KINDS, key="grad_kind", format_func=labeller("gradients.kind"),
+        cells = c1.multiselect(tr("gradients.cells"), CELLS, default=CELLS, format_func=str.upper, key="grad_cells",
+                               persist_state="page")
+        T = c1.select_slider(tr("gradients.T"), T_OPTIONS, value=query_param("T", 100, choices=T_OPTIONS), key="grad_T",
+                             persist_state="page")
+        hidden = c1.select_slider(tr("gradients.hidden"), HIDDEN_OPTIONS, value=32, key="grad_hidden", persist_state="page")
+        kind = c2.radio(tr("gradients.kind"), W_H_KINDS, key="grad_kind", persist_state="page",
+                        format_func=labeller("gradients.kind"),
                         index=W_H_KINDS.index(query_param("kind", "orthogonal", choices=W_H_KINDS)))
         scale = c2.slider(tr(f"gradients.scale.{kind}"), *SCALE_RANGE,
-                          query_param("s1", 1.0, lo=SCALE_RANGE[0], hi=SCALE_RANGE[1]), 0.05, key="grad_scale")
-        activation = c2.selectbox(tr("gradients.activation"), ACTIVATIONS, key="grad_act",
+                          query_param("s1", 1.0, lo=SCALE_RANGE[0], hi=SCALE_RANGE[1]), 0.05, key="grad_scale",
+                          persist_state="page")
+        activation = c2.selectbox(tr("gradients.activation"), ACTIVATIONS, key="grad_act", persist_state="page",
                                   index=ACTIVATIONS.index(query_param("act", "tanh", choices=ACTIVATIONS)))
-        forget_bias = c3.slider(tr("gradients.forget_bias"), -2.0, 5.0, 1.0, 0.5, key="grad_fb")
-        input_scale = c3.slider(tr("gradients.input_scale"), 0.0, 3.0, 1.0, 0.1, key="grad_input")
-        n_seeds = c3.slider(tr("gradients.seeds"), 1, 5, 3, key="grad_seeds")
+        forget_bias = c3.slider(tr("gradients.forget_bias"), -2.0, 5.0, 1.0, 0.5, key="grad_fb", persist_state="page")
+        input_scale = c3.slider(tr("gradients.input_scale"), 0.0, 3.0, 1.0, 0.1, key="grad_input", persist_state="page")
+        n_seeds = c3.slider(tr("gradients.seeds"), 1, 5, 3, key="grad_seeds", persist_state="page")
     set_query_params(T=T, s1=scale, kind=kind, act=activation)
     return cells, CellSpec("rnn", hidden, INPUT_DIM, kind, scale, activation, forget_bias), T, input_scale, n_seeds
 
@@ -216,10 +217,10 @@ def cliff_section() -> None:
     task = CliffTask()
     st.caption(tr("gradients.cliff.caption", h0=task.h0, T=task.T, target=task.target))
     c_th, c_lr, c_w, c_b = st.columns(4)
-    threshold = c_th.slider(tr("gradients.cliff.threshold"), 1.0, 50.0, 20.0, 1.0, key="cliff_threshold")
-    lr = c_lr.select_slider(tr("gradients.cliff.lr"), CLIFF_LRS, value=0.01, key="cliff_lr")
-    start_w = c_w.slider(tr("gradients.cliff.start_w"), *CLIFF_W, 10.0, 0.25, key="cliff_w")
-    start_b = c_b.slider(tr("gradients.cliff.start_b"), *CLIFF_B, -3.0, 0.25, key="cliff_b")
+    threshold = c_th.slider(tr("gradients.cliff.threshold"), 1.0, 50.0, 20.0, 1.0, key="cliff_threshold", persist_state="page")
+    lr = c_lr.select_slider(tr("gradients.cliff.lr"), CLIFF_LRS, value=0.01, key="cliff_lr", persist_state="page")
+    start_w = c_w.slider(tr("gradients.cliff.start_w"), *CLIFF_W, 10.0, 0.25, key="cliff_w", persist_state="page")
+    start_b = c_b.slider(tr("gradients.cliff.start_b"), *CLIFF_B, -3.0, 0.25, key="cliff_b", persist_state="page")
     paths = cliff_paths(threshold, lr, (start_w, start_b))
     deck.chart(chart(figs.cliff_figure, cliff_surface(), paths, lang=lang()), "cliff")
     steps = {name: np.linalg.norm(np.diff(p.points, axis=0), axis=1) for name, p in paths.items()}
@@ -241,8 +242,8 @@ def clip_run_section(corpus) -> None:
         return
     c_th, c_lr = st.columns(2)
     threshold = c_th.select_slider(tr("gradients.run.threshold"), THRESHOLDS, value=CLIP_DEFAULT.threshold,
-                                   key="run_threshold")
-    lr = c_lr.select_slider(tr("gradients.run.lr"), LEARNING_RATES, value=CLIP_DEFAULT.lr, key="run_lr")
+                                   key="run_threshold", persist_state="page")
+    lr = c_lr.select_slider(tr("gradients.run.lr"), LEARNING_RATES, value=CLIP_DEFAULT.lr, key="run_lr", persist_state="page")
     settings = replace(CLIP_DEFAULT, lr=lr, threshold=threshold)
     st.caption(tr("gradients.run.caption", v=len(corpus.vocab), steps=settings.steps, bptt=settings.bptt,
                   batch=settings.batch, s1=settings.init_sigma1, emb=settings.embed_dim, n=settings.hidden))
@@ -290,6 +291,6 @@ curves_part = sectioned("curves", lambda: deck.fragment(curves_section)(with_why
 deck.parts({"curves": curves_part,
             "why": curves_part if deck.projector else why_section,  # projector: drawn under the curves' controls
             "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
-            "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))},
-           keep=KEPT)  # and the questions: a tab, or the question slides
+            "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))})
+# and the questions: a tab, or the question slides
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

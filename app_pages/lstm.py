@@ -35,8 +35,6 @@ DEFAULT = TrainConfig()
 ORDERS = ["forget", "variance", "index"]
 SHOWN_UNITS = 32
 SPLITS = ("test", "valid")  # the comparison's splits, the first shown first
-# controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
-KEPT = ("lstm_signal", "lstm_sort", "lstm_bias", "lstm_cf_signal", "lstm_cmp_split")
 
 
 # ---------------------------------------------------------------- cached computations (per model and passage)
@@ -150,9 +148,9 @@ def samples_section(lm) -> None:
 def gates_section(lm, trace, trace_key: tuple) -> None:
     c = st.columns(3)
     signal = c[0].selectbox(tr("lstm.signal"), SIGNALS, index=SIGNALS.index(query_param("sig", "f", choices=SIGNALS)),
-                            format_func=labeller("lstm.signal"), key="lstm_signal")
+                            format_func=labeller("lstm.signal"), key="lstm_signal", persist_state="page")
     order_by = c[1].selectbox(tr("lstm.sort"), ORDERS, index=ORDERS.index(query_param("sort", "forget", choices=ORDERS)),
-                              format_func=labeller("lstm.sort"), key="lstm_sort")
+                              format_func=labeller("lstm.sort"), key="lstm_sort", persist_state="page")
     shown = c[2].slider(tr("lstm.units_shown"), 1, trace.n_units, min(SHOWN_UNITS, trace.n_units), key="lstm_units")
     set_query_params(sig=signal, sort=order_by)
     order = unit_order(trace, order_by)[:shown]
@@ -169,7 +167,7 @@ def gates_section(lm, trace, trace_key: tuple) -> None:
 # ---------------------------------------------------------------- gradient path
 @st.fragment(key="lstm_gradient")
 def gradient_section(lm, rnn, symbols: tuple, trace) -> None:
-    shift = st.slider(tr("lstm.grad.bias"), -3.0, 5.0, 0.0, 0.5, key="lstm_bias")
+    shift = st.slider(tr("lstm.grad.bias"), -3.0, 5.0, 0.0, 0.5, key="lstm_bias", persist_state="page")
     with st.spinner(tr("lstm.busy.gradient")):
         path = lstm_path(model_key(lm), symbols, shift, lm)
         rnn_norm = rnn_path(model_key(rnn), symbols, rnn) if rnn is not None else None
@@ -204,7 +202,7 @@ def edit_section(lm, symbols: tuple) -> None:
         choices.insert(0, suggested_to)
     replacement = c[1].selectbox(tr("lstm.cf.replacement"), choices, index=0, key="lstm_cf_new")
     signal = c[2].selectbox(tr("lstm.signal"), SIGNALS, index=SIGNALS.index("c"), format_func=labeller("lstm.signal"),
-                            key="lstm_cf_signal")
+                            key="lstm_cf_signal", persist_state="page")
     edit = edit_of(model_key(lm), symbols, position, replacement, lm)
     st.metric(tr("lstm.cf.kl"), f"{edit.kl:.4f}")
     units = changed_units(edit.delta[signal], SHOWN_UNITS)
@@ -228,7 +226,7 @@ def comparison_section(corpus, models, level: str, floor) -> None:
             level_models[name.upper()] = lm
     missing = [n.upper() for n in CELLS if n.upper() not in level_models]
     split = st.radio(tr("lstm.cmp.split"), SPLITS, format_func=labeller("lstm.cmp.split"), horizontal=True,
-                     key="lstm_cmp_split")
+                     key="lstm_cmp_split", persist_state="page")
     with st.spinner(tr("lstm.busy.compare")):
         rows = comparison(corpus.key, tuple(model_key(m) for m in level_models.values()), corpus, level_models)[split]
     if missing:
@@ -303,7 +301,7 @@ if lstm is None:  # no model for this corpus yet: the default one trains in the 
     deck.settings()
     deck.parts({"gates": waiting_part("gates", "lstm.gates.header"),
                 "gradient": waiting_part("gradient", "lstm.grad.header"),
-                "edit": waiting_part("edit", "lstm.cf.header"), "compare": lambda: comparison_part("word")}, keep=KEPT)
+                "edit": waiting_part("edit", "lstm.cf.header"), "compare": lambda: comparison_part("word")})
     deck.tools()
     st.stop()
 with st.spinner(tr("lstm.busy.load")):
@@ -349,5 +347,5 @@ def edit_part(symbols: tuple) -> None:
 
 deck.settings(lstm=lstm)  # teaching mode: the questions are on the LSTM inspected
 deck.parts({"gates": with_passage("gates", gates_part), "gradient": with_passage("gradient", gradient_part),
-            "edit": with_passage("edit", edit_part), "compare": lambda: comparison_part(lstm.config.level)}, keep=KEPT)
+            "edit": with_passage("edit", edit_part), "compare": lambda: comparison_part(lstm.config.level)})
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

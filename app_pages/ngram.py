@@ -24,9 +24,8 @@ from ui.tables import text_table
 from ui.formula_element import formula
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
-# controls whose values a closed tab keeps (ui/sections.py); not those whose range or options change
-KEPT = ("ngram_rows", "ngram_methods", "ngram_context_mode", "ngram_context_typed", "ngram_start", "ngram_sample_method",
-        "ngram_seed", "ngram_formula_open")
+# an expander has no persist_state: its open state is written back by ui/sections.py while its tab is closed
+KEPT = ("ngram_formula_open",)
 @st.cache_data(show_spinner=False, max_entries=16)
 def grid_for(key: str, delta: float, d: float, _counts, _valid):
     return perplexity_grid(_counts, _valid, GRID_ORDERS, list(METHODS), delta, d)
@@ -54,19 +53,20 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
         st.info(tr("ngram.unigram_note"))
     else:
         mode = st.radio(tr("ngram.context_mode"), ["pick", "type"], horizontal=True,
-                        format_func=labeller("ngram.context_mode"), key="ngram_context_mode")
+                        format_func=labeller("ngram.context_mode"), key="ngram_context_mode", persist_state="page")
         if mode == "pick":
             options = frequent_contexts(models["mle"], 30)
             context = st.selectbox(tr("ngram.context_pick"), options, format_func=" ".join, key="ngram_context_pick")
         else:
-            text = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed")
+            text = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed", persist_state="page")
             typed = tokenize(text, corpus.settings.tokenizer, corpus.settings.lowercase) if text.strip() else []
             full = len(typed) >= order - 1  # the last n−1 typed words fill the context: <s> cannot enter it
-            start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start", disabled=full,
+            start = st.checkbox(tr("ngram.sentence_start"), value=not typed, key="ngram_start", persist_state="page",
+                                disabled=full,
                                 help=tr("ngram.sentence_start_full", k=order - 1) if full else None)
             context = (["<s>"] if start else []) + corpus.vocab.map(typed)
 
-    n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows")
+    n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows", persist_state="page")
     table = next_word_table(models, context, n_rows=n_rows)
     st.subheader(tr("ngram.table.header"))
     st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
@@ -86,7 +86,7 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
 
     deck.section("charts")
     shown = st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=["mle", "add-delta", "modified-kn", "kn-notes"],
-                           format_func=labeller("ngram.method"), key="ngram_methods")
+                           format_func=labeller("ngram.method"), key="ngram_methods", persist_state="page")
     deck.chart(chart(next_word_figure, table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words")
 
     deck.section("formula")
@@ -118,8 +118,8 @@ def samples(models: dict) -> None:
     st.subheader(tr("ngram.sample.header"))
     s1, s2 = st.columns(2)
     sample_method = s1.selectbox(tr("ngram.sample.method"), list(METHODS), index=4, format_func=labeller("ngram.method"),
-                                 key="ngram_sample_method")
-    seed = int(s2.number_input(tr("ngram.sample.seed"), 0, 10_000, 0, key="ngram_seed"))
+                                 key="ngram_sample_method", persist_state="page")
+    seed = int(s2.number_input(tr("ngram.sample.seed"), 0, 10_000, 0, key="ngram_seed", persist_state="page"))
     for i in range(3):
         st.text("· " + (" ".join(models[sample_method].sample(seed * 3 + i, 40)) or "∅"))
 

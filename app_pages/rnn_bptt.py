@@ -61,7 +61,7 @@ def top_k_section(wb, run, model_key: str, idx: int) -> None:
     """ŷ(t)'s top-k words at every step: the browser-side animation and the table (k reruns only this)."""
     inputs, targets, T = run.inputs_text, run.targets_text, run.T
     h = torch.stack(run.trace.h[1:]).numpy()
-    k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk")
+    k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk", persist_state="page")
     top = top_k_next(wb, run, k)
     st.caption(tr("rnn_bptt.play", units=min(ANIMATED_UNITS, h.shape[1]), n=h.shape[1]))
     deck.chart(animation_spec(model_key, idx, k, lang(), wb, run), "forward-animation")
@@ -167,5 +167,5 @@ def bptt_part() -> None:
 
 
 deck.settings(rnn=lm)  # teaching mode: the questions are on the model shown
-deck.parts({"step": step_part, "topk": top_k_part, "bptt": bptt_part}, keep=("rnn_topk",))
+deck.parts({"step": step_part, "topk": top_k_part, "bptt": bptt_part})
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

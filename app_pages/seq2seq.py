@@ -113,14 +113,15 @@ def example_section(task: str, models: dict) -> None:
     variants = list(models)
     default_variant = query_param("model", "dot" if "dot" in models else variants[0], choices=variants)
     variant = st.radio(tr("seq2seq.variant"), variants, index=variants.index(default_variant),
-                       format_func=labeller("seq2seq.variant"), horizontal=True, key="seq2seq_variant")
+                       format_func=labeller("seq2seq.variant"), horizontal=True, key="seq2seq_variant", persist_state="page")
     model, recipe = models[variant][:2]
     lo, hi = recipe.min_len, recipe.max_len
     key = f"seq2seq_source_{task}"
     if key not in st.session_state:
         st.session_state[key] = "".join(sample_pairs(task, 1, [hi], np.random.default_rng(7), heldout=True)[0][0])
     st.button(tr("seq2seq.new_example"), on_click=_new_example, args=(task, lo, hi), key="seq2seq_new")
-    text = st.text_input(tr("seq2seq.source"), key=key, help=tr("seq2seq.source_help", lo=lo, hi=hi), max_chars=40)
+    text = st.text_input(tr("seq2seq.source"), key=key, persist_state="page", help=tr("seq2seq.source_help", lo=lo, hi=hi),
+                         max_chars=40)
     set_query_params(model=variant)
     source = parse_source(task, text, lo, hi)
     if source is None:
@@ -154,7 +155,7 @@ def example_section(task: str, models: dict) -> None:
 @st.fragment(key="seq2seq_beam")
 def beam_section(model, source: tuple, target: tuple) -> None:
     st.subheader(tr("seq2seq.beam_header"))
-    k = st.slider(tr("seq2seq.beam_width"), 1, 8, query_param("k", 3, lo=1, hi=8), key="seq2seq_k")
+    k = st.slider(tr("seq2seq.beam_width"), 1, 8, query_param("k", 3, lo=1, hi=8), key="seq2seq_k", persist_state="page")
     set_query_params(k=k)
     tree = beam_search(decoder_scorer(model, list(source)), k, 2 * len(source) + 4, end_id=EOS_ID, pruned_per_parent=0)
     deck.table(pd.DataFrame([{tr("seq2seq.col.output"): " ".join(decode(h.tokens)),
@@ -192,6 +193,5 @@ def example_part() -> None:
 
 
 deck.settings(seq2seq_task=task)  # teaching mode: the questions are on this task's models
-deck.parts({"bottleneck": lambda: bottleneck_section(task, models), "example": example_part},
-           keep=("seq2seq_variant", "seq2seq_k", f"seq2seq_source_{task}"))  # kept while the tab is closed
+deck.parts({"bottleneck": lambda: bottleneck_section(task, models), "example": example_part})
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -65,3 +65,20 @@ def test_a_closed_tab_keeps_its_controls_and_a_range_that_changed_starts_afresh(
     at.slider(key="grad_d").set_value(90).run()  # the distance picked, up to T − 1 = 99
     at.select_slider(key="grad_T").set_value(50).run()
     assert errors(at) == [] and at.slider(key="grad_d").max == 49  # no "value above max" error
+
+
+def test_the_open_tabs_widgets_are_not_sent_again_as_values_the_script_set():
+    """A kept widget the run draws keeps its own value: it reaches the browser as a widget value, not
+    as one the script set (``set_value``, which has the browser draw it a second time), on the run
+    that moves another control and on the run that opens its tab again."""
+    at = run_page("ngram", "en", query={"corpus": "synthetic"})
+    kept = lambda: [at.slider(key="ngram_rows").proto, at.multiselect(key="ngram_methods").proto,  # noqa: E731
+                    at.radio(key="ngram_context_mode").proto]
+    at.slider(key="ngram_rows").set_value(12).run()
+    at.slider(key="ngram_order").set_value(4).run()
+    assert errors(at) == [] and [p.set_value for p in kept()] == [False, False, False]
+    show_part(at, "ngram", "sparsity")
+    show_part(at, "ngram", "words")  # the value kept while the tab was closed is set by the script once
+    assert at.slider(key="ngram_rows").value == 12 and at.slider(key="ngram_rows").proto.set_value
+    at.slider(key="ngram_order").set_value(3).run()
+    assert errors(at) == [] and [p.set_value for p in kept()] == [False, False, False]

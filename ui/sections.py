@@ -6,12 +6,16 @@ The address is the only record of the open part (``?part=``): every run opens th
 and a click on a tab writes the address (before the run), so a shared link, Back and Forward open
 the same tab.
 
-Streamlit drops the state of a widget that a run does not draw: every run first writes back the
-values of the page's ``keep`` widgets (the documented way to keep them), so a slider moved in one tab
-still has its value when the student comes back. Only widgets whose range never changes are kept: a
-value written back is checked against the widget's range when it is drawn again, and a slider over
-"the units of this model" or "the positions of this sentence" may have a new one by then (such a
-widget starts again from its default, as on a new page).
+Streamlit drops the state of a widget that a run does not draw. A control inside a tab is drawn with
+``persist_state="page"`` (Streamlit's own keeping: the value outlives the runs that do not draw it
+and comes back with the widget, set once), so a slider moved in one tab still has its value when the
+student comes back. Writing the value back at every run (``st.session_state[k] = st.session_state[k]``,
+what ``keep`` does) sends the widget as a value the script set each time, and the browser then draws
+it a second time: the n-gram page's order slider re-rendered ~660 of a move's ~5,500 components after
+the chart was drawn. ``keep`` is left for what has no ``persist_state`` (an expander's open state).
+Only widgets whose range never changes are kept: a kept value is checked against the widget's range
+when it is drawn again, and a slider over "the units of this model" or "the positions of this
+sentence" may have a new one by then (such a widget starts again from its default, as on a new page).
 """
 from __future__ import annotations
 
