@@ -1,5 +1,5 @@
 """Training on the distributed queue (server/rq_jobs.py, server/worker.py) with real worker processes
-and a redis-server on a free port: progress and the result cross through Redis, Stop reaches a
+and a redis-server of each test's own on a free port: progress and the result cross through Redis, Stop reaches a
 running job, one running job per owner, and a worker SIGKILLed mid-job: its job is retried on another
 worker, or (with no retries) reported failed to its owner, never silently lost. Waits poll a
 condition with a deadline; nothing asserts a wall time."""
@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 from server.scheduler import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobSpec
-from tests.redis_server import redis_url  # noqa: F401 - a fixture
+from tests.redis_server import start_redis
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 SLOW_WAIT_SECONDS = 30  # a wait this long is reported (a warning with the workers' logs), never failed for it
 _log_dir: list[Path] = []  # the running test's folder of worker logs (its tmp_path)
+_redis: list = []  # the running test's Redis client: its clients and RQ's queues go into a slow wait's report
 
 
 def until(condition, what: str, seconds: float = 120):
@@ -39,8 +40,18 @@ def until(condition, what: str, seconds: float = 120):
 
 
 def _worker_logs(tail: int = 3000) -> str:
-    return "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-tail:]}"
+    logs = "\n".join(f"--- {log.name}:\n{log.read_text(errors='replace')[-tail:]}"
                      for folder in _log_dir for log in sorted(folder.glob("worker-*.log")))
+    for client in _redis:  # who is connected (a BLMOVE: a worker waiting for a job), and where the jobs are
+        try:
+            clients = "\n".join(" ".join(f"{k}={c.get(k)}" for k in ("id", "name", "age", "idle", "cmd", "laddr", "addr"))
+                                 for c in client.client_list())
+            queues = {key.decode(): client.lrange(key, 0, -1) for key in client.scan_iter("rq:queue:*")
+                      if client.type(key) == b"list"}
+            logs += f"\n--- redis clients:\n{clients}\n--- rq queues: {queues}"
+        except Exception as error:  # noqa: BLE001 - a report, not a check
+            logs += f"\n--- redis: {error!r}"
+    return logs
 
 
 class Workers:
@@ -71,27 +82,48 @@ class Workers:
         process.wait(30)
 
     def stop_all(self) -> None:
+        """Kill every worker, and every work horse still running (a fork of its worker, in a process
+        group of its own, so outside the worker's group: found by its worker's name)."""
         for process in self.processes:
             if process.poll() is None:
                 self.kill(process)
+        names = {process.args[-1].encode() for process in self.processes}
+        for proc in Path("/proc").iterdir():
+            try:
+                args = (proc / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if proc.name.isdigit() and b"server.worker" in args and names & set(args):
+                try:
+                    os.kill(int(proc.name), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
 
 
 @pytest.fixture
-def queue(redis_url, tmp_path):  # noqa: F811
+def queue(tmp_path):
+    """A scheduler, workers and a client on a redis-server of this test's own. On the session's shared
+    one, in two suite runs here, the first job of a test sat ~66 s in RQ's intermediate queue (taken by
+    no worker of the test: none logged it) until RQ's one-minute cleanup queued it again: something
+    left from an earlier test still waited for a job there. Nothing is left on a server of one's own."""
     import redis
 
     from server.rq_jobs import QueueScheduler
 
-    client = redis.Redis.from_url(redis_url)
-    client.flushdb()
-    _log_dir[:] = [tmp_path]
-    workers = Workers(redis_url, tmp_path)
-    os.environ["LMLAB_REDIS_URL"] = redis_url  # for the gate in this process
+    server, url = start_redis(str(tmp_path))
+    client = redis.Redis.from_url(url)
+    _log_dir[:], _redis[:] = [tmp_path], [client]
+    workers = Workers(url, tmp_path)
+    os.environ["LMLAB_REDIS_URL"] = url  # for the gate in this process
     try:
         yield QueueScheduler(client, time_cap=600), workers, client
     finally:
         workers.stop_all()
         os.environ.pop("LMLAB_REDIS_URL", None)
+        _redis.clear()
+        client.close()
+        server.terminate()
+        server.wait(30)
 
 
 def gated(gate: str) -> JobSpec:
