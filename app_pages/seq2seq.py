@@ -14,8 +14,9 @@ from lmcore.decoding import beam_search
 from lmcore.figures.seq2seq import attention_heatmap, length_curves
 from lmcore.seq2seq.attention import ATTENTIONS
 from lmcore.seq2seq.evaluation import evaluate_by_length, greedy_outputs
+from lmcore.seq2seq.model import Seq2Seq, content_digest
 from lmcore.seq2seq.pretrained import DEFAULT_TASK, EVAL_N, pretrained, shipped_evaluation
-from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factorise
+from lmcore.seq2seq.scoring import Factorisation, decoder_scorer, factorisation_latex, factorise
 from lmcore.seq2seq.tasks import MAX_SOURCE_LEN, TASKS, parse_source, sample_pairs, target_of
 from lmcore.seq2seq.training import Seq2SeqRecipe
 from lmcore.seq2seq.vocab import EOS_ID, decode
@@ -51,6 +52,20 @@ def _models(task: str) -> dict:
 @st.cache_data(show_spinner=False, max_entries=16)
 def _measure(task: str, variant: str, _model, recipe: Seq2SeqRecipe):
     return evaluate_by_length(_model, task, range(recipe.min_len, recipe.max_len + 1), EVAL_N)
+
+
+# What a model makes of one example, once per model content (content_digest) and source: a class on
+# the shipped models, or a student switching between them, computes each once (~15 ms a run).
+@st.cache_data(show_spinner=False, max_entries=256, hash_funcs={Seq2Seq: content_digest})
+def _example(model: Seq2Seq, source: tuple, target: tuple) -> tuple[list[str], Factorisation]:
+    """The greedy output (at most 2·|x| + 4 tokens) and the chain-rule factors of the target."""
+    return greedy_outputs(model, [list(source)], 2 * len(source) + 4)[0], factorise(model, list(source), list(target))
+
+
+@st.cache_data(show_spinner=False, max_entries=256, hash_funcs={Seq2Seq: content_digest})
+def _beam(model: Seq2Seq, source: tuple, k: int):
+    """Beam search of width ``k`` (at most 2·|x| + 4 tokens), every hypothesis kept."""
+    return beam_search(decoder_scorer(model, list(source)), k, 2 * len(source) + 4, end_id=EOS_ID, pruned_per_parent=0)
 
 
 def _new_example(task: str, lo: int, hi: int) -> None:
@@ -129,14 +144,13 @@ def example_section(task: str, models: dict) -> None:
         st.error(tr("seq2seq.bad_source", lo=lo, hi=hi, extra=extra))
         return
     target = target_of(task, source)
-    output = greedy_outputs(model, [source], 2 * len(source) + 4)[0]
+    output, fact = _example(model, tuple(source), tuple(target))
     c1, c2 = st.columns(2)
     c1.markdown(f"**{tr('seq2seq.expected')}**  \n`{' '.join(target)}`")
     c2.markdown(f"**{tr('seq2seq.greedy')}**  \n`{' '.join(output) or '∅'}`")
     c2.markdown(tr("seq2seq.match_line") if output == target else tr("seq2seq.mismatch_line"))  # icons, no emoji font
 
     st.markdown("**" + tr("seq2seq.factorisation_header") + "**")
-    fact = factorise(model, source, target)
     formula(factorisation_latex(fact))
     deck.table(pd.DataFrame({tr("seq2seq.factor_table.step"): range(1, len(fact.target) + 1),
                              tr("seq2seq.factor_table.token"): fact.target,
@@ -157,7 +171,7 @@ def beam_section(model, source: tuple, target: tuple) -> None:
     st.subheader(tr("seq2seq.beam_header"))
     k = st.slider(tr("seq2seq.beam_width"), 1, 8, query_param("k", 3, lo=1, hi=8), key="seq2seq_k", persist_state="page")
     set_query_params(k=k)
-    tree = beam_search(decoder_scorer(model, list(source)), k, 2 * len(source) + 4, end_id=EOS_ID, pruned_per_parent=0)
+    tree = _beam(model, source, k)
     deck.table(pd.DataFrame([{tr("seq2seq.col.output"): " ".join(decode(h.tokens)),
                               tr("seq2seq.col.logprob"): round(h.logprob, 4),
                               tr("seq2seq.col.correct"): decode(h.tokens) == list(target)} for h in tree.nbest]), "beam")

@@ -8,6 +8,7 @@ from lmcore.i18n import t
 from lmcore.seq2seq.evaluation import evaluate_by_length
 from lmcore.seq2seq.pretrained import EVAL_N, EVAL_SEED, RECIPES, pretrained, shipped_evaluation
 from lmcore.seq2seq.tasks import TASKS
+from server.training import trained_seq2seq
 from tests.apptest_fragments import run_fragment
 from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, text_tables
 
@@ -107,8 +108,11 @@ def test_beam_width_reruns_and_resends_the_beam_search_only():
 
 
 def test_training_a_model_in_the_app_lists_it_and_measures_it():
-    at = run_page("seq2seq", "zh", timeout=300, query={"task": "copy"})
+    at = run_page("seq2seq", "zh", timeout=300, query={"task": "copy", "part": "example"})
     assert errors(at) == [] and not at.info  # copy ships its models
+    at.radio(key="seq2seq_variant").set_value("dot")
+    at.text_input(key="seq2seq_source_copy").set_value("352").run()  # the shipped model's example first
+    assert len(text_tables(at)) == 2  # its factors and beam (the next one, on her model, must not be these)
     at.slider(key="seq2seq_train_len_copy").set_value(3)
     at.slider(key="seq2seq_train_steps").set_value(200)
     at.selectbox(key="seq2seq_train_variant").set_value("dot")
@@ -117,5 +121,14 @@ def test_training_a_model_in_the_app_lists_it_and_measures_it():
     assert errors(at) == [] and at.success
     listed = " ".join(m.value for m in at.markdown)
     assert t("seq2seq.trained_here", "zh", variant=t("seq2seq.variant.dot", "zh"), lo=2, hi=3, steps=200) in listed
+    show_part(at, "seq2seq", "bottleneck")
     curves = {d["meta"]["variant"]: d["x"] for d in _figures(at)[0]["data"]}
     assert curves["dot"] == [2, 3] and curves["none"] == list(range(2, 13))  # ours (measured in its run), shipped
+    show_part(at, "seq2seq", "example")  # the example on her model, not what the shipped one made of it
+    assert at.text_input(key="seq2seq_source_copy").value == "352"  # her model's lengths: 2 to 3
+    ours = trained_seq2seq(at.session_state["owner_id"], "copy", "dot")[0]
+    source = list(at.session_state["seq2seq_source_copy"])
+    factors, beam = text_tables(at)[0], text_tables(at)[-1]
+    assert errors(at) == [] and factors.iloc[:, 3].sum() == pytest.approx(ours.sentence_logprob(source, source), abs=1e-3)
+    for output, logprob in zip(beam.iloc[:, 0], beam.iloc[:, 1]):
+        assert logprob == pytest.approx(ours.sentence_logprob(source, output.split()), abs=1e-4)

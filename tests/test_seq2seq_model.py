@@ -8,7 +8,7 @@ import torch
 from lmcore.decoding import beam_search, greedy_decode, sequence_logprob
 from lmcore.seq2seq.attention import AdditiveScore, DotScore, attend
 from lmcore.seq2seq.evaluation import greedy_outputs, token_logprobs
-from lmcore.seq2seq.model import Seq2Seq, Seq2SeqConfig
+from lmcore.seq2seq.model import Seq2Seq, Seq2SeqConfig, content_digest
 from lmcore.seq2seq.scoring import decoder_scorer, factorisation_latex, factorise
 from lmcore.seq2seq.tasks import make_batch, sample_pairs
 from lmcore.seq2seq.training import Seq2SeqRecipe, sequence_nll, train
@@ -106,3 +106,17 @@ def test_factorisation_latex_shows_the_live_product():
     tex = factorisation_latex(f)
     assert f"{f.probs[0]:.3f}" in tex and f"{math.exp(f.logprob):.4g}" in tex
     assert tex.count(r"\cdot ") == len(f.probs) - 1
+
+
+def test_the_content_digest_follows_the_weights_and_settings_not_the_object():
+    model = _model("dot")
+    twin = Seq2Seq(model.config).eval()
+    twin.load_state_dict(model.state_dict())  # another object, the same content
+    assert content_digest(twin) == content_digest(model)
+    nudged = Seq2Seq(model.config).eval()
+    nudged.load_state_dict(model.state_dict())
+    with torch.no_grad():
+        nudged.out.bias[0] += 1e-3  # one weight of thousands
+    assert content_digest(nudged) != content_digest(model)
+    other = Seq2Seq(Seq2SeqConfig("additive", embed=8, hidden=12)).eval()
+    assert content_digest(other) != content_digest(model)
