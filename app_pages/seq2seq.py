@@ -54,18 +54,23 @@ def _measure(task: str, variant: str, _model, recipe: Seq2SeqRecipe):
     return evaluate_by_length(_model, task, range(recipe.min_len, recipe.max_len + 1), EVAL_N)
 
 
+def _max_steps(source: tuple) -> int:
+    """The longest output decoded for a source: 2·|x| + 4 tokens."""
+    return 2 * len(source) + 4
+
+
 # What a model makes of one example, once per model content (content_digest) and source: a class on
 # the shipped models, or a student switching between them, computes each once (~15 ms a run).
 @st.cache_data(show_spinner=False, max_entries=256, hash_funcs={Seq2Seq: content_digest})
 def _example(model: Seq2Seq, source: tuple, target: tuple) -> tuple[list[str], Factorisation]:
-    """The greedy output (at most 2·|x| + 4 tokens) and the chain-rule factors of the target."""
-    return greedy_outputs(model, [list(source)], 2 * len(source) + 4)[0], factorise(model, list(source), list(target))
+    """The greedy output and the chain-rule factors of the target."""
+    return greedy_outputs(model, [list(source)], _max_steps(source))[0], factorise(model, list(source), list(target))
 
 
 @st.cache_data(show_spinner=False, max_entries=256, hash_funcs={Seq2Seq: content_digest})
 def _beam(model: Seq2Seq, source: tuple, k: int):
-    """Beam search of width ``k`` (at most 2·|x| + 4 tokens), every hypothesis kept."""
-    return beam_search(decoder_scorer(model, list(source)), k, 2 * len(source) + 4, end_id=EOS_ID, pruned_per_parent=0)
+    """Beam search of width ``k``, every hypothesis kept."""
+    return beam_search(decoder_scorer(model, list(source)), k, _max_steps(source), end_id=EOS_ID, pruned_per_parent=0)
 
 
 def _new_example(task: str, lo: int, hi: int) -> None:

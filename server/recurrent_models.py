@@ -8,11 +8,11 @@ any process, and a model loaded again finds them.
 """
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from lmcore.corpus import Corpus
+from lmcore.digest import weights_digest
 from lmcore.recurrent.clip_run import ClipRunSettings, TrainingLog, clipping_experiment
 from lmcore.recurrent.rnn_lm import WhiteBoxLM, white_box
 from lmcore.training.config import TrainConfig
@@ -32,22 +32,9 @@ CLIP_KIND = "clip"
 CLIP_SECONDS = 20.0  # a first guess for the queue's ETA: two runs of 200 SGD steps on a small network
 
 
-
-DIGEST_ATTRIBUTE = "_lmlab_digest"  # the digest travels with the model object (its weights never change)
-
-
 def model_digest(lm: NeuralLM) -> str:
-    """A key of the model's content: its corpus, settings and weights, the same in every process.
-    Hashed once per model object (the default LSTM's 385,000 weights: a few ms) and kept on it."""
-    found = getattr(lm, DIGEST_ATTRIBUTE, None)
-    if found is None:
-        digest = hashlib.blake2b(f"{lm.corpus_key}|{lm.config.key()}|{lm.selected_step}".encode(), digest_size=16)
-        for name, tensor in lm.model.state_dict().items():
-            digest.update(name.encode())
-            digest.update(tensor.detach().contiguous().numpy())
-        found = digest.hexdigest()
-        setattr(lm, DIGEST_ATTRIBUTE, found)
-    return found
+    """A key of the model's content: its corpus, settings and weights (:func:`lmcore.digest.weights_digest`)."""
+    return weights_digest(lm, lm.model, f"{lm.corpus_key}|{lm.config.key()}|{lm.selected_step}")
 
 
 def derived(lm: NeuralLM, name: str, build: Callable[[], Any]) -> Any:

@@ -14,7 +14,6 @@ questions as the unconditional LMs, each given the source x.
 """
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
@@ -24,6 +23,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from lmcore.decoding.adapters import RecurrentScorer
+from lmcore.digest import weights_digest
 from lmcore.lm_protocol import Perplexity, TokenLogProbs, perplexity_of, tempered
 from lmcore.seq2seq.attention import ATTENTIONS, AdditiveScore, DotScore, attend
 from lmcore.seq2seq.tasks import make_batch
@@ -171,19 +171,6 @@ class Seq2Seq(nn.Module):
         return RecurrentScorer(step, self.initial_state(enc), BOS_ID, TOKENS, end_id=EOS_ID, batch_dim=0)
 
 
-DIGEST_ATTRIBUTE = "_lmlab_digest"  # kept on the model object: a model shown is never trained further
-
-
 def content_digest(model: Seq2Seq) -> str:
-    """A key of the model's content, its settings and weights: the same weights give the same key (a
-    cache of what a model computes can be shared by every browser shown it). Hashed once per model
-    object and kept on it."""
-    found = getattr(model, DIGEST_ATTRIBUTE, None)
-    if found is None:
-        digest = hashlib.blake2b(repr(sorted(model.config.to_dict().items())).encode(), digest_size=16)
-        for name, tensor in model.state_dict().items():
-            digest.update(name.encode())
-            digest.update(tensor.detach().contiguous().numpy().tobytes())
-        found = digest.hexdigest()
-        setattr(model, DIGEST_ATTRIBUTE, found)
-    return found
+    """A key of the model's content, its settings and weights (:func:`lmcore.digest.weights_digest`)."""
+    return weights_digest(model, model, repr(sorted(model.config.to_dict().items())))
