@@ -42,29 +42,3 @@ def test_a_page_that_never_connects_fails_with_what_it_did(page):
     with pytest.warns(UserWarning), pytest.raises(AssertionError, match=r"(?s)never connected.*after: app \(connection, script\): "
                                                                        r"\[None, 'notRunning'\].*load 2"):
         open_page(page, URL, timeout=3000, reload_after=1000)
-
-
-def test_a_page_whose_own_script_fails_is_reloaded_at_once(page, browser):
-    """Its app cannot start (Chromium drops requests in flight when the machine's network changes):
-    reloaded long before the time a slow page is given, with a warning naming the failed script."""
-    from tests.browser_server import PageEvents
-
-    page.lmlab_events = PageEvents(page)
-    script = "http://127.0.0.1:9/static/js/index.js"
-    loads = []
-
-    def serve(route):
-        loads.append(route.request.url)
-        if route.request.url == script and loads.count(script) == 1:
-            route.abort("connectionreset")  # the first load's chunk never arrives
-        elif route.request.url == script:
-            route.fulfill(content_type="text/javascript", body="document.querySelector('[data-testid=stApp]')"
-                                                               ".dataset.testConnectionState = 'CONNECTED';")
-        else:
-            route.fulfill(content_type="text/html", body=f"<div data-testid='stApp' data-test-script-state='notRunning'>"
-                                                         f"app</div><script src='{script}'></script>")
-
-    page.route("http://127.0.0.1:9/**", serve)
-    with pytest.warns(UserWarning, match=r"a script of its own failed to arrive; reloaded once.*failed .*index\.js"):
-        open_page(page, URL, timeout=30_000, reload_after=25_000)
-    assert loads.count(URL) == 2 and loads.count(script) == 2
