@@ -121,8 +121,10 @@ def test_a_live_class_on_two_replicas(browser, tmp_path):
         teacher.wait_for_selector("text=Live class " + code + " · 3 joined", timeout=WAIT)
 
         # the instructor moves on to a number question: the students follow
-        for _ in range(3):
+        for _ in range(3):  # one click at a time: two clicks inside one run are one move (Streamlit merges them)
+            shown = teacher.url
             teacher.locator(".st-key-lmlab-next button").click()
+            teacher.wait_for_function("(shown) => location.href !== shown", arg=shown, timeout=WAIT)
             wait_for_app(teacher)
         assert QUESTION in teacher.url
         for page in students:
