@@ -75,26 +75,33 @@ def run_job(job_id: str, owner: str, kind: str, params: dict[str, Any], time_cap
     return result
 
 
-def make_worker(client, name: str | None = None):
+def make_worker(client, name: str | None = None, monitor: int = MONITOR_SECONDS, margin: int = HEARTBEAT_MARGIN,
+                maintenance: int = MAINTENANCE_SECONDS):
     """An RQ worker of the ``lmlab`` queue (one queue: RQ then takes a job atomically into its
-    intermediate queue, so a worker killed at that moment loses nothing) with the timings above."""
+    intermediate queue, so a worker killed at that moment loses nothing): it renews a running job's
+    heartbeat every ``monitor`` seconds, the job counts as abandoned ``margin`` seconds after a
+    heartbeat is due, and it looks for abandoned jobs every ``maintenance`` seconds."""
     from rq import Queue, Worker
 
     class LabWorker(Worker):
         def get_heartbeat_ttl(self, job, working_time: float = 0.0) -> int:
-            return min(super().get_heartbeat_ttl(job, working_time), self.job_monitoring_interval + HEARTBEAT_MARGIN)
+            return min(super().get_heartbeat_ttl(job, working_time), self.job_monitoring_interval + margin)
 
     # worker_ttl: an idle worker waits for a job at most worker_ttl - 15 s at a time, then does its
-    # maintenance (finding abandoned jobs) if MAINTENANCE_SECONDS have passed; RQ's default waits 405 s.
+    # maintenance (finding abandoned jobs) if ``maintenance`` seconds have passed; RQ's default waits 405 s.
     return LabWorker([Queue(QUEUE_NAME, connection=client)], connection=client, name=name,
-                     job_monitoring_interval=MONITOR_SECONDS, maintenance_interval=MAINTENANCE_SECONDS,
-                     worker_ttl=MAINTENANCE_SECONDS + 16)
+                     job_monitoring_interval=monitor, maintenance_interval=maintenance, worker_ttl=maintenance + 16)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--name", help="the worker's name in RQ (default: host and pid)")
     parser.add_argument("--url", default=os.environ.get("LMLAB_REDIS_URL", ""), help="default: LMLAB_REDIS_URL")
+    parser.add_argument("--monitor-seconds", type=int, default=MONITOR_SECONDS, help="heartbeat period of a running job")
+    parser.add_argument("--heartbeat-margin", type=int, default=HEARTBEAT_MARGIN,
+                        help="seconds past a due heartbeat before a job counts as abandoned")
+    parser.add_argument("--maintenance-seconds", type=int, default=MAINTENANCE_SECONDS,
+                        help="how often this worker looks for abandoned jobs")
     args = parser.parse_args(argv)
     if not args.url:
         parser.error("no Redis: set LMLAB_REDIS_URL or pass --url")
@@ -103,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["LMLAB_REDIS_URL"] = args.url  # the runners' stores are the shared ones
     register_runners()
     client = redis.Redis.from_url(args.url, socket_connect_timeout=5, health_check_interval=30)
-    make_worker(client, args.name).work(with_scheduler=True)
+    make_worker(client, args.name, args.monitor_seconds, args.heartbeat_margin, args.maintenance_seconds).work(
+        with_scheduler=True)
     return 0
 
 

@@ -61,12 +61,13 @@ class Workers:
     def __init__(self, url: str, logs: Path) -> None:
         self.url, self.logs, self.processes = url, logs, []
 
-    def start(self) -> subprocess.Popen:
+    def start(self, *timings: str) -> subprocess.Popen:
+        """A worker; ``timings``: its heartbeat and maintenance options (server/worker.py)."""
         env = {**os.environ, "LMLAB_REDIS_URL": self.url, "LMLAB_WORKER_IMPORTS": "tests.worker_jobs",
                "TORCH_NUM_THREADS": "1"}
         name = f"w{secrets.token_hex(3)}"
         with open(self.logs / f"worker-{name}.log", "w") as out:
-            process = subprocess.Popen([sys.executable, "-m", "server.worker", "--name", name], cwd=ROOT, env=env,
+            process = subprocess.Popen([sys.executable, "-m", "server.worker", *timings, "--name", name], cwd=ROOT, env=env,
                                        start_new_session=True, stdout=out, stderr=subprocess.STDOUT)
         self.processes.append(process)
         return process
@@ -165,14 +166,20 @@ def test_one_running_job_per_owner_the_next_waits_for_it(queue):
     until(lambda: second.state == DONE and someone.state == DONE, "both finish")
 
 
+# A killed worker's job is found abandoned monitor + margin seconds after its last heartbeat, by a
+# worker's maintenance or by the scheduler reading the job (server.rq_jobs.CLEANUP_EVERY): shorter
+# than the defaults (5, 10, 10 s), which made each of the two tests below take 20-27 s.
+QUICK = ("--monitor-seconds", "2", "--heartbeat-margin", "4", "--maintenance-seconds", "3")
+
+
 def test_a_worker_killed_mid_job_its_job_runs_again_on_another_worker(queue):
     sched, workers, client = queue
-    doomed = workers.start()
+    doomed = workers.start(*QUICK)
     job = sched.submit("dave", gated("k1"), estimate=5)
     until(lambda: job.state == RUNNING and job.status is not None, "the job runs on the first worker")
     first_pid = job.status["pid"]  # the work horse running it
     workers.kill(doomed, horse=first_pid)
-    workers.start()
+    workers.start(*QUICK)
     until(lambda: job.status is not None and job.status["pid"] != first_pid, "the job runs again on another worker", 300)
     client.rpush("k1", 1)
     until(lambda: job.state == DONE, "the retried job finishes")
@@ -182,11 +189,11 @@ def test_a_worker_killed_mid_job_its_job_runs_again_on_another_worker(queue):
 def test_a_worker_killed_mid_job_with_no_retry_left_its_owner_is_told(queue):
     sched, workers, client = queue
     sched.retries = 0
-    doomed = workers.start()
+    doomed = workers.start(*QUICK)
     job = sched.submit("erin", gated("k2"), estimate=5)
     until(lambda: job.state == RUNNING and job.status is not None, "the job runs")
     workers.kill(doomed, horse=job.status["pid"])
-    workers.start()  # its maintenance finds the abandoned job (so does this process reading the job)
+    workers.start(*QUICK)  # its maintenance finds the abandoned job (so does this process reading the job)
     until(lambda: job.state == FAILED, "the owner sees the job failed", 300)
     from server.rq_jobs import ABANDONED
 
