@@ -7,9 +7,10 @@ Each "host" is a network namespace this drill creates (name prefix ``lmx-``), jo
 addresses from 198.18.0.0/15 only inside them (no default route: a host reaches only the others):
 ``bal`` 198.18.0.11 (deploy/serve --replicas 0 --remote ...: HAProxy), ``app1`` 198.18.0.12 and
 ``app2`` 198.18.0.13 (deploy/serve --no-balancer, one replica each), ``store`` 198.18.0.20
-(redis-server and ``python -m server.worker`` processes). The class (bench/classroom_load.py's
-websocket students, a third uploading, a quarter training) runs from this machine's own namespace
-through the bridge. At ``--kill-at`` of the duration every process of ``app1`` gets SIGKILL; once
+(redis-server and ``python -m server.worker`` processes), and ``cli`` 198.18.0.30: the drill
+itself moves there and runs the class (bench/classroom_load.py's websocket students, a third
+uploading, a quarter training) through the bridge, which sits in a namespace of its own: the
+machine's own network is left as it was (``home_network_changed``). At ``--kill-at`` of the duration every process of ``app1`` gets SIGKILL; once
 the balancer has taken it out, a worker running a job (a trainer's click if one runs) gets SIGKILL
 too, with its work horse, and a new worker starts in its place (``--no-kill-worker``: not). The
 students of the dead host reconnect as the frontend does (bench/classroom_reconnect.py): through
@@ -44,7 +45,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "deploy"))
 sys.path.insert(0, str(ROOT))
 
-from netns_hosts import ADDRESSES, Hosts, cannot_run, netns_list, wait_for  # noqa: E402
+from netns_hosts import ADDRESSES, Hosts, cannot_run, netns_list, network_here, wait_for  # noqa: E402
 
 __all__ = ["cannot_run", "main"]
 
@@ -73,8 +74,12 @@ def main() -> int:
     store_url = f"redis://{ADDRESSES['store']}:6379/0"
     env = {"LMLAB_REDIS_URL": store_url, "PYTHONPATH": str(ROOT), "TORCH_NUM_THREADS": "1", "HOME": os.environ.get("HOME", "/root"),
            "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    home = network_here()
+    changed = None
     try:
         hosts.create()
+        changed = network_here() != home  # still in the machine's own namespace
+        hosts.enter("cli")  # before any thread: the class, the store client and the waits all run from there
         redis = hosts.run("store", [shutil.which("redis-server") or "/usr/bin/redis-server", "--bind", ADDRESSES["store"],
                                     "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", str(run_dir)],
                           env, run_dir / "redis.log")
@@ -219,7 +224,9 @@ def main() -> int:
         for name, value in figures:
             print(f"{name}: {value}")
     finally:
+        hosts.leave()
         hosts.remove()
+        print(f"home_network_changed: {changed or network_here() != home}")
         print(f"namespaces_removed: {not any(h.startswith(hosts.tag) for h in netns_list())}")
         if ours.keep_logs:
             print(f"logs: {run_dir}")

@@ -1,9 +1,14 @@
 """Hosts of a multi-host drill as network namespaces on one machine (see deploy/multihost_drill.py):
-a bridge, one namespace per host with its address from 198.18.0.0/15 (no default route: a host
-reaches only the others), processes started inside a host, a host killed (every process inside its
-namespace), and everything removed again, also after a failure (:meth:`Hosts.remove`)."""
+one namespace per host with its address from 198.18.0.0/15 (no default route: a host reaches only
+the others), joined by a bridge inside a namespace of its own (the "switch"), processes started
+inside a host, the drill itself moved into the client host (:meth:`Hosts.enter`), a host killed
+(every process inside its namespace), and everything removed again, also after a failure
+(:meth:`Hosts.remove`). Nothing is added to the machine's own namespace: a new address or link
+there is a network change to every program on the machine (Chromium drops its requests in flight
+with ``net::ERR_NETWORK_CHANGED``: the browser tests running beside the drill in the suite did)."""
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import secrets
@@ -15,8 +20,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-ADDRESSES = {"bal": "198.18.0.11", "app1": "198.18.0.12", "app2": "198.18.0.13", "store": "198.18.0.20"}
-BRIDGE_ADDRESS = "198.18.0.1"
+ADDRESSES = {"bal": "198.18.0.11", "app1": "198.18.0.12", "app2": "198.18.0.13", "store": "198.18.0.20",
+             "cli": "198.18.0.30"}  # cli: the class's students (the drill process itself)
+CLONE_NEWNET = 0x40000000
 START_SECONDS = 600  # at most, for a host's processes to be ready
 
 
@@ -32,36 +38,57 @@ def cannot_run() -> str | None:
     return None
 
 
+def _setns(fd: int) -> None:
+    if ctypes.CDLL(None, use_errno=True).setns(fd, CLONE_NEWNET) != 0:
+        raise OSError(ctypes.get_errno(), "setns")
+
+
 def sh(*args: str) -> None:
     subprocess.run(args, check=True, capture_output=True, timeout=30)
 
 
 class Hosts:
-    """The namespaces and their bridge; :meth:`remove` deletes all of them (idempotent)."""
+    """The namespaces; :meth:`remove` deletes all of them (idempotent)."""
 
     def __init__(self) -> None:
         self.tag = "lmx" + secrets.token_hex(2)
-        self.bridge, self.made = f"{self.tag}br", []
+        self.switch, self.made = f"{self.tag}-sw", []  # the namespaces made, in order
         self.processes: list[subprocess.Popen] = []
+        self.home = os.open("/proc/thread-self/ns/net", os.O_RDONLY)  # the namespace this thread is in now
 
     def ns(self, host: str) -> str:
         return f"{self.tag}-{host}"
 
     def create(self) -> None:
-        sh("ip", "link", "add", self.bridge, "type", "bridge")
-        self.made.append(("link", self.bridge))
-        sh("ip", "link", "set", self.bridge, "up")
-        sh("ip", "addr", "add", f"{BRIDGE_ADDRESS}/24", "dev", self.bridge)
+        sw = ("ip", "-n", self.switch)
+        sh("ip", "netns", "add", self.switch)
+        self.made.append(self.switch)
+        sh(*sw, "link", "add", "name", "br0", "type", "bridge")
+        sh(*sw, "link", "set", "dev", "br0", "up")
         for host, address in ADDRESSES.items():
-            ns, veth = self.ns(host), f"{self.tag}{host}"[:15]
+            ns = self.ns(host)
             sh("ip", "netns", "add", ns)
-            self.made.append(("netns", ns))
-            sh("ip", "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns)
-            sh("ip", "link", "set", veth, "master", self.bridge)
-            sh("ip", "link", "set", veth, "up")
-            sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")
-            sh("ip", "netns", "exec", ns, "ip", "link", "set", "eth0", "up")
-            sh("ip", "netns", "exec", ns, "ip", "addr", "add", f"{address}/24", "dev", "eth0")
+            self.made.append(ns)
+            sh(*sw, "link", "add", "name", host, "type", "veth", "peer", "name", "eth0", "netns", ns)  # made in the switch
+            sh(*sw, "link", "set", "dev", host, "master", "br0")
+            sh(*sw, "link", "set", "dev", host, "up")
+            sh("ip", "-n", ns, "link", "set", "lo", "up")
+            sh("ip", "-n", ns, "link", "set", "eth0", "up")
+            sh("ip", "-n", ns, "addr", "add", f"{address}/24", "dev", "eth0")
+
+    def enter(self, host: str) -> None:
+        """Move this process into ``host``'s namespace (:meth:`leave` moves it back). Linux moves the
+        calling thread alone, so this must run before the process starts any thread that uses the
+        network (those made after it inherit it)."""
+        fd = os.open(f"/run/netns/{self.ns(host)}", os.O_RDONLY)
+        try:
+            _setns(fd)
+        finally:
+            os.close(fd)
+
+    def leave(self) -> None:
+        """Back into the namespace this object was made in (the machine's own, for the drill)."""
+        _setns(self.home)
 
     def run(self, host: str, argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
         process = subprocess.Popen(["ip", "netns", "exec", self.ns(host), "env", *(f"{k}={v}" for k, v in env.items()),
@@ -71,9 +98,9 @@ class Hosts:
         return process
 
     def kill_host(self, host: str) -> int:
-        """SIGKILL every process inside the host's namespace; how many."""
+        """SIGKILL every process inside the host's namespace (this one aside); how many."""
         found = subprocess.run(["ip", "netns", "pids", self.ns(host)], capture_output=True, text=True, timeout=30)
-        pids = [int(p) for p in found.stdout.split()]
+        pids = [int(p) for p in found.stdout.split() if int(p) != os.getpid()]
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -95,11 +122,10 @@ class Hosts:
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
         for host in ADDRESSES:  # anything left inside (work horses, replicas' children)
-            if ("netns", self.ns(host)) in self.made:
+            if self.ns(host) in self.made:
                 self.kill_host(host)
-        for kind, name in reversed(self.made):
-            cmd = ["ip", "netns", "del", name] if kind == "netns" else ["ip", "link", "del", name]
-            subprocess.run(cmd, capture_output=True, timeout=30)
+        for name in reversed(self.made):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=30)
         self.made.clear()
 
 
@@ -113,6 +139,15 @@ def wait_for(log: Path, pattern: str, process: subprocess.Popen, seconds: float 
             raise RuntimeError(f"{log.name}: exited with {process.returncode}:\n{log.read_text(errors='replace')[-2000:]}")
         time.sleep(0.5)
     raise RuntimeError(f"{log.name}: no {pattern!r} within {seconds:.0f} s")
+
+
+def network_here() -> set[str]:
+    """The calling thread's network namespace: its links' names and its addresses."""
+    def listed(what: str) -> list[list[str]]:
+        out = subprocess.run(["ip", "-o", what], capture_output=True, text=True, timeout=30, check=True).stdout
+        return [line.split() for line in out.splitlines() if line.strip()]
+
+    return {f[1].rstrip(":") for f in listed("link")} | {f"{f[1]} {f[3]}" for f in listed("addr")}
 
 
 def netns_list() -> list[str]:

@@ -31,6 +31,7 @@ def test_a_dead_app_host_loses_nothing():
     assert done.returncode == 0 and "Traceback" not in out + done.stderr, (out + done.stderr)[-3000:]
     figures = dict(re.findall(r"^([a-z0-9_]+): (.*)$", out, re.MULTILINE))
     assert figures["namespaces_removed"] == "True" and figures["run_dir_removed"] == "True"
+    assert figures["home_network_changed"] == "False"  # a change there drops browsers' requests (net::ERR_NETWORK_CHANGED)
     assert figures["balancer_stopped_sending_after_s"] != "not within 120 s"
     assert int(figures["uploads"]) >= 1 and figures["uploads_lost"] == "0", out[-3000:]
     assert figures["training_jobs_lost"] == "0" and figures["trained_models_lost"] == "0", out[-3000:]
