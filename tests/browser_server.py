@@ -205,17 +205,31 @@ def open_page(page, url: str, timeout: float = 120_000, reload_after: float = RE
     wait_for_app(page, timeout)
 
 
-def wait_for_app(page, timeout: float = 120_000) -> None:
-    """Wait until the script has run: connected, not running, no skeleton placeholders."""
+def wait_for_app(page, timeout: float = 120_000, started: bool = False) -> None:
+    """Wait until the script has run: connected, not running, no skeleton placeholders. A run the
+    caller has not seen start (``started``: it has, say the address it changes changed) is given
+    300 ms to start first."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     try:
         page.wait_for_selector(CONNECTED, timeout=timeout)
     except PlaywrightTimeoutError:
         raise AssertionError(f"{page.url} not connected within {timeout / 1000:.0f} s: {page_report(page)}") from None
-    page.wait_for_timeout(300)
+    if not started:
+        page.wait_for_timeout(300)
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
     page.wait_for_function("document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0", timeout=timeout)
+
+
+def move_to(page, path: str, ran: str, timeout: float = 120_000) -> None:
+    """Show the app's ``path`` (``/page?query``) in the same tab, as the browser's Back and Forward
+    do (history.pushState, then popstate: the app runs the page the address names), not a new load
+    (a new tab cost 2-4 s a page here, this under 1 s); ``ran``: a JS expression true once the run
+    for it has started (the address the page's script writes, say)."""
+    page.evaluate("(path) => { history.pushState({}, '', path); dispatchEvent(new PopStateEvent('popstate', {state: {}})); }",
+                  path)
+    page.wait_for_function(ran, timeout=timeout)
+    wait_for_app(page, timeout, started=True)
 
 
 def server_stacks(pids, logs, tail: int = 12000) -> str:

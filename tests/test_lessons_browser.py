@@ -19,7 +19,7 @@ import pytest
 
 from lmcore.teaching import COURSE, LESSON_OF
 from lmcore.teaching.course import next_lesson, slide_param
-from tests.browser_server import open_page, screenshot, wait_for_app
+from tests.browser_server import move_to, open_page, screenshot, wait_for_app
 from ui.navigation import PAGES
 
 pytestmark = pytest.mark.browser
@@ -111,7 +111,8 @@ def new_page(context, app_server, stem: str, query: str):
 
 
 def settle(page) -> None:
-    wait_for_app(page, timeout=300_000)
+    """After a move whose run has started (its address changed): the run ended, every chart drawn."""
+    wait_for_app(page, timeout=300_000, started=True)
     page.wait_for_function(CHARTS_DRAWN, timeout=180_000)
 
 
@@ -191,15 +192,34 @@ def _last_reveal(page) -> str | None:
     }""")
 
 
+@pytest.fixture(scope="module")
+def phone_tabs(contexts, app_server):
+    """One phone tab per language, moved from lesson page to lesson page (:func:`move_to`)."""
+    tabs = {}
+
+    def tab(lang: str):
+        if lang not in tabs:
+            tabs[lang] = contexts(PHONE, lang).new_page()
+            open_page(tabs[lang], f"{app_server}/?lang={lang}", timeout=300_000)
+        return tabs[lang]
+
+    yield tab
+    for page in tabs.values():
+        page.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("stem", LESSON_PAGES)
-def test_nothing_is_cut_off_on_a_phone(contexts, app_server, stem, lang):
-    page = new_page(contexts(PHONE, lang), app_server, stem, f"lang={lang}")
+def test_nothing_is_cut_off_on_a_phone(phone_tabs, stem, lang):
+    page = phone_tabs(lang)
+    # the page's script writes its part into the address: its run has started
+    move_to(page, f"/{URL[stem]}?lang={lang}", f"location.pathname === '/{URL[stem]}' && location.search.includes('part=')",
+            timeout=300_000)
+    page.wait_for_function(CHARTS_DRAWN, timeout=180_000)
     assert page.evaluate(CUT_OFF) == [], stem
     assert page.evaluate(TITLES_CUT) == [], stem
     assert page.evaluate(TICKS_COLLIDE) == [], stem
     screenshot(page, f"lesson-phone-{stem}-{lang}")
-    page.close()
 
 
 def test_the_cut_off_check_sees_a_wide_element(contexts, app_server):
