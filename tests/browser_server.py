@@ -221,14 +221,14 @@ def wait_for_app(page, timeout: float = 120_000, started: bool = False) -> None:
     page.wait_for_function("document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0", timeout=timeout)
 
 
-def move_to(page, path: str, ran: str, timeout: float = 120_000) -> None:
-    """Show the app's ``path`` (``/page?query``) in the same tab, as the browser's Back and Forward
-    do (history.pushState, then popstate: the app runs the page the address names), not a new load
-    (a new tab cost 2-4 s a page here, this under 1 s); ``ran``: a JS expression true once the run
-    for it has started (the address the page's script writes, say)."""
+def move_to(page, path: str, timeout: float = 120_000) -> None:
+    """Show the app's ``path`` (``/page?lang=xx``, an address the page's script completes with its
+    settings) in the same tab, as the browser's Back and Forward do (history.pushState, then
+    popstate: the app runs the page the address names), not a new load (a new tab cost 2-4 s a page
+    here, this under 1 s). The run has started once the script has written to the address."""
     page.evaluate("(path) => { history.pushState({}, '', path); dispatchEvent(new PopStateEvent('popstate', {state: {}})); }",
                   path)
-    page.wait_for_function(ran, timeout=timeout)
+    page.wait_for_function("(path) => location.pathname + location.search !== path", arg=path, timeout=timeout)
     wait_for_app(page, timeout, started=True)
 
 
