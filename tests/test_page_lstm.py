@@ -1,5 +1,6 @@
 """LSTM gates & memory page (AppTest, both languages): train from the page, inspect, compare."""
 import json
+import re
 
 import pytest
 from scipy.special import rel_entr
@@ -160,8 +161,9 @@ def test_stop_button_in_a_browser_ends_training_with_a_usable_model(browser, app
             page.keyboard.press("ArrowRight")  # 800 → 3200 steps: far too many to finish here
         wait_for_app(page)
         main.get_by_role("button", name=t("lstm.train.button", "en"), exact=True).click()
-        page.get_by_text("step 2", exact=False).first.wait_for(timeout=300_000)  # training has started (a busy
-        # machine may take long for its first step: outcome and not speed is tested)
+        # training has started: its first progress line, "step 40/3200 · ..." (a busy machine may take long for
+        # its first step: outcome and not speed is tested). A wait for the text "step 2" waited for step 2000.
+        page.get_by_text(re.compile(r"^step \d+/3200 ")).first.wait_for(timeout=300_000)
         main.get_by_role("button", name=t("jobs.stop", "en"), exact=True).click()
         main.get_by_test_id("stCaptionContainer").filter(has_text=t("lstm.stopped", "en").strip(", ")).first.wait_for(
             timeout=60_000)  # the run ends at its next step; the page then shows the stopped model
