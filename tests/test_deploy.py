@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from streamlit_process import free_port  # noqa: E402  (bench/, on the path since tests.browser_server)
 from server.allocator import JEMALLOC_CONF, server_env
+from tests.browser_server import ROOT  # puts bench/ on the path (this file alone failed to import without it)
+from streamlit_process import free_port  # noqa: E402  (bench/)
 
-ROOT = Path(__file__).resolve().parents[1]
 SERVE = ROOT / "deploy" / "serve"
 COMPOSE_CFG = ROOT / "deploy" / "haproxy.compose.cfg"
 COOKIE = "lmlab_replica"
