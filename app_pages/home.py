@@ -3,7 +3,6 @@ import streamlit as st
 
 from lmcore.teaching.course import COURSE, slide_param
 from ui.navigation import PAGES
-from server.preload import preload_page_code
 from ui.state import corpus_name, current_corpus, md_text, tr
 
 corpus = current_corpus()
@@ -27,4 +26,3 @@ st.page_link(f"app_pages/{first.page}.py", label=tr("teaching.course.start"), ic
 st.subheader(tr("home.upload"))
 st.markdown(tr("home.upload.body"))
 st.caption(tr("home.share"))
-preload_page_code()  # the other pages' frontend code, imported while the student reads this

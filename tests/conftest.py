@@ -6,15 +6,18 @@ import pytest
 
 os.environ.setdefault("TORCH_NUM_THREADS", "1")
 
-# The longest files first (seconds of one worker, session 28: lessons 308, browser 105, queue worker 74,
-# multihost drill 70, ...): with ``--dist loadfile`` a worker takes the next file when it is free, so a
-# long file collected last left the other worker idle at the end. A scheduling hint only: the order of
-# the tests inside a file, and what they check, is unchanged.
-LONG_FILES = ("test_lessons_browser.py", "test_browser.py", "test_queue_worker.py", "test_multihost_drill.py",
-              "test_deploy_browser.py", "test_page_lstm.py", "test_offline.py", "test_live_class_browser.py",
-              "test_hostile_inputs.py", "test_classroom_load.py", "test_figure_template.py", "test_teaching_browser.py",
-              "test_deploy.py", "test_pages_apptest.py", "test_charts.py", "test_browser_layout.py",
-              "test_browser_pages.py", "test_replica_failover.py", "test_page_gradients.py", "test_corpus_worker.py")
+# The longest files first (seconds in a suite run of session 32: lessons 174, browser 72, multihost drill 60,
+# queue worker 59, hostile inputs 48, LSTM page 47, classroom load 45, live class 41, ...): with
+# ``--dist loadfile`` a worker takes the next file when it is almost free, so a long file collected
+# last left the other worker idle at the end (pytest.ini turns off xdist's own reordering). A
+# scheduling hint only: the order of the tests inside a file, and what they check, is unchanged.
+LONG_FILES = ("test_lessons_browser.py", "test_browser.py", "test_multihost_drill.py", "test_queue_worker.py",
+              "test_hostile_inputs.py", "test_page_lstm.py", "test_classroom_load.py", "test_live_class_browser.py",
+              "test_deploy_browser.py", "test_figure_template.py", "test_offline.py", "test_replica_failover.py",
+              "test_pages_apptest.py", "test_deploy.py", "test_teaching_browser.py", "test_charts.py",
+              "test_browser_layout.py", "test_teaching_export.py", "test_figures_render.py", "test_teaching_pages.py",
+              "test_recurrent_clip_lab.py", "test_page_gradients.py", "test_instant_pages.py", "test_corpus_worker.py",
+              "test_browser_pages.py", "test_sections.py", "test_page_controls.py")
 
 
 def pytest_collection_modifyitems(items) -> None:

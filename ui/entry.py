@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from server import warmup
+from server.preload import preload_page_code
 from ui import live_class
 from ui.navigation import PAGES
 from ui.sidebar import render_sidebar
@@ -33,3 +34,4 @@ def run_app(configure_process: Callable[[], None]) -> None:
         live_class.before_page(STEM_OF.get(current.url_path, "home"))  # a live class's join card and bar
         current.run()
         live_class.after_page()
+        preload_page_code()  # the frontend code of element kinds this page lacks, in idle time (once a tab)
