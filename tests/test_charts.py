@@ -215,3 +215,44 @@ def test_a_shown_spec_leaves_tick_labels_unchecked_unless_the_figure_says_otherw
     assert axes == {"xaxis": "hide past domain", "yaxis": "allow", "yaxis2": "allow"}
     assert shown["data"][0]["colorbar"]["ticklabeloverflow"] == "allow"
     assert fig.layout.yaxis.ticklabeloverflow is None  # the figure itself is left as it was
+
+
+ANIMATION = """() => {
+  const gd = document.querySelector('.js-plotly-plot'), box = (sel) => gd.querySelector(sel)?.getBoundingClientRect();
+  const rect = (r) => r && {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+  return {frames: gd._transitionData._frames.length, bars: gd.data[1].x.slice(), width: gd._fullLayout.width,
+          heat: rect(box('.draglayer .xy .nsewdrag')), barsPlot: rect(box('.draglayer .x2y2 .nsewdrag')),
+          stepTitle: rect(box('.xtitle')), colorbar: rect(box('.colorbar')), slider: rect(box('.slider-container'))};
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("view", [{"width": 1280, "height": 720}, {"width": 390, "height": 844}], ids=["projector", "phone"])
+def test_the_rnn_step_through_plays_and_fits_a_phone(browser, app_server, view):
+    """The RNN page's step-through (Plotly frames) reaches the browser with its frames, so ▶ moves
+    it (our chart element once dropped them: the button did nothing); on a phone its two plots are
+    stacked, the colour bar beside h(t) and the player below the bars, nothing over anything."""
+    from tests.browser_server import open_page
+
+    phone = view["width"] < 500
+    page = browser.new_page(viewport=view, is_mobile=phone, has_touch=phone)
+    try:
+        open_page(page, f"{app_server}/rnn-forward-bptt?lang=en&part=topk")
+        page.wait_for_function("() => document.querySelector('.js-plotly-plot .main-svg text')", timeout=120_000)
+        before = page.evaluate(ANIMATION)
+        assert before["frames"] >= 3
+        page.locator(".js-plotly-plot .updatemenu-button").first.click()  # ▶
+        page.wait_for_function(f"() => JSON.stringify(document.querySelector('.js-plotly-plot').data[1].x) !== "
+                               f"{json.dumps(json.dumps(before['bars']))}", timeout=30_000)
+        shown = page.evaluate(ANIMATION)
+        heat, bars, colorbar = shown["heat"], shown["barsPlot"], shown["colorbar"]
+        assert None not in shown.values(), shown
+        if phone:
+            assert shown["width"] < 400
+            assert shown["stepTitle"]["bottom"] < bars["top"]  # h(t)'s step axis above the bars
+            assert colorbar["left"] >= heat["right"] and colorbar["bottom"] <= bars["top"]
+        else:
+            assert heat["right"] < colorbar["left"] and colorbar["right"] <= bars["left"]  # side by side
+        assert shown["slider"]["top"] >= max(bars["bottom"], shown["stepTitle"]["bottom"])
+    finally:
+        page.close()

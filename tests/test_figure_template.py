@@ -72,7 +72,8 @@ def sent(fig) -> dict:
 
 
 def themed(fig: go.Figure) -> dict:
-    """The figure as Streamlit's theme draws it today: its own spec with the theme as template, and the
+    """The figure as Streamlit's theme draws it today: its own spec with the theme as template (its
+    phone layout, ``layout.meta.lmNarrow``, left out: see :func:`ui.charts.spec`), and the
     one thing ``charts.spec`` adds on purpose (tick labels not checked against the plot's box:
     ``unchecked_tick_labels``, tested in tests/test_charts.py) given the template's way."""
     spec = json.loads(fig.to_json())
@@ -83,6 +84,9 @@ def themed(fig: go.Figure) -> dict:
         for trace in template.setdefault("data", {}).setdefault(kind, [{}]):
             trace.setdefault("colorbar", {})["ticklabeloverflow"] = "allow"
     spec["layout"]["template"] = template
+    meta = spec["layout"].get("meta")
+    if isinstance(meta, dict) and meta.pop("lmNarrow", None) is not None and not meta:  # the phone layout: the element's
+        del spec["layout"]["meta"]  # (charts.spec moves it out of the layout; it is not Plotly's)
     return spec
 
 

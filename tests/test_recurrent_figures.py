@@ -107,6 +107,28 @@ def test_forward_animation_has_one_frame_per_step_revealing_h():
     bars = spec["frames"][0]["data"][1]
     assert bars["text"] == ["a", "&lt;unk&gt;"]  # most probable on top (reversed), escaped
     assert bars["marker"]["color"] == ["#d62728", "#1f77b4"]  # the true next word "a" is red
+    # a frame carries what changes only: the heatmap keeps its colour bar (and, on a phone, its place)
+    assert set(spec["frames"][2]["data"][0]) == {"type", "z"} and "colorbar" in spec["data"][0]
+
+
+def test_forward_animation_on_a_phone_stacks_its_two_plots():
+    """layout.meta.lmNarrow (ui/plotly_element.js merges it in below ``below`` px): h(t) above the
+    bars, each across the width, the two subplot titles over their own plots, the colour bar beside h(t)."""
+    from lmcore.figures.rnn import forward_animation
+
+    top = [[("a", 0.6), ("b", 0.2)]] * 3
+    fig = forward_animation(np.zeros((3, 2)), ["<s>", "a", "b"], top, ["a", "b", "</s>"], lang="en")
+    narrow = _finite_json(fig)["layout"]["meta"]["lmNarrow"]
+    assert 300 < narrow["below"] <= 700
+    layout = narrow["layout"]
+    heat, bars = layout["yaxis"]["domain"], layout["yaxis2"]["domain"]
+    assert bars[1] < heat[0]  # stacked, with room between them for h(t)'s step axis
+    assert layout["xaxis2"]["domain"] == [0, 1] and layout["xaxis"]["domain"][1] >= 0.8
+    titles = layout["annotations"]
+    assert len(titles) == len(fig.layout.annotations) == 2 and [a["y"] for a in titles] == [heat[1], bars[1]]
+    assert titles[0]["text"] == "Hidden state h(t) over time<br>(units × steps)"
+    colorbar = narrow["data"][0]["colorbar"]
+    assert colorbar["x"] > layout["xaxis"]["domain"][1] and heat[0] < colorbar["y"] < heat[1]
 
 
 def test_log_axis_stays_below_float64_overflow():

@@ -136,7 +136,8 @@ def unchecked_tick_labels(spec: dict) -> dict:
 
 def spec(fig: go.Figure | dict) -> dict:
     """``fig`` (a Figure or its ``to_dict()``) as shown: Streamlit's light theme written into it (no
-    ``layout.template``) and a ``layout.datarevision`` that changes with its arrays.
+    ``layout.template``) and a ``layout.datarevision`` that changes with its arrays. A figure's
+    ``layout.meta.lmNarrow`` (its phone layout) moves to the spec's ``lmNarrow`` (ui/plotly_element.js).
 
     ``Plotly.react`` given the next figure compares it with the one drawn: a template is compared by
     identity (always new); arrays (a trace's data, an axis's tick values) are taken as unchanged while
@@ -146,6 +147,13 @@ def spec(fig: go.Figure | dict) -> dict:
     again, a chart whose highlight alone moved redraws the highlight alone (the step marked on a
     heatmap; ui/plotly_element.js keeps the axes' ranges), and any other change draws it once."""
     out = _plain(inline_template(fig.to_dict() if isinstance(fig, go.Figure) else fig, THEME))
+    meta = out["layout"].get("meta")
+    if isinstance(meta, dict) and "lmNarrow" in meta:  # for the element alone: Plotly.react redraws all for a meta object
+        meta = dict(meta)
+        out["lmNarrow"] = meta.pop("lmNarrow")
+        out["layout"]["meta"] = meta
+        if not meta:
+            del out["layout"]["meta"]
     unchecked_tick_labels(out)
     shapes = [shape for shape in out["layout"].get("shapes", []) if shape.get("name") != HIGHLIGHT]
     arrays = {**out, "layout": {**out["layout"], "shapes": shapes}}

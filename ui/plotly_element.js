@@ -113,7 +113,23 @@ function fitTicks(layout, ticks, width) {
   }
 }
 
-// Draws gd.lmNext, then whatever spec arrived meanwhile: one Plotly call at a time per chart.
+// A figure may say how it is laid out on a narrow screen (a phone): spec.lmNarrow (its
+// layout.meta.lmNarrow, moved there by ui/charts.py: Plotly never sees it) = {below: px, layout:
+// {...}, data: [{...}, ...]}. Below that width its layout and traces are merged with those (objects
+// key by key, arrays item by item), say two plots side by side stacked instead.
+function merged(base, extra) {
+  if (Array.isArray(base) && Array.isArray(extra)) return base.map((item, i) => (i < extra.length ? merged(item, extra[i]) : item));
+  if (base && extra && typeof base === "object" && typeof extra === "object" && !Array.isArray(extra)) {
+    const out = {...base};
+    for (const [key, value] of Object.entries(extra)) out[key] = key in base ? merged(base[key], value) : value;
+    return out;
+  }
+  return extra === undefined ? base : extra;
+}
+function isNarrow(narrow, width) { return !!narrow && width > 0 && width < narrow.below; }
+
+// Draws gd.lmNext, then whatever spec arrived meanwhile: one Plotly call at a time per chart. A
+// figure's frames (a step-through animation: its play button and slider) go to Plotly with it.
 async function draw(gd) {
   if (gd.lmDrawing) return;
   gd.lmDrawing = true;
@@ -122,7 +138,14 @@ async function draw(gd) {
     while (gd.lmNext) {
       const spec = gd.lmNext;
       gd.lmNext = null;
-      const layout = spec.layout || {};
+      let layout = {...(spec.layout || {})}, data = spec.data || [];
+      const narrow = spec.lmNarrow || null;
+      gd.lmSpec = narrow ? structuredClone(spec) : null; // drawn again when the width crosses narrow.below
+      gd.lmNarrow = isNarrow(narrow, Math.floor(gd.parentElement.clientWidth));
+      if (gd.lmNarrow) {
+        layout = merged(layout, narrow.layout || {});
+        data = merged(data, narrow.data || []);
+      }
       gd.lmHeight = layout.height || DEFAULT_HEIGHT;
       const {width, height} = size(gd);
       if (width > 0) layout.width = width; // else (a hidden tab) Plotly's default; the observer fixes it when shown
@@ -133,7 +156,7 @@ async function draw(gd) {
       layout.height = height;
       gd.style.height = `${height}px`;
       keepRanges(gd.layout, layout);
-      await Plotly.react(gd, spec.data || [], layout, CONFIG);
+      await Plotly.react(gd, {data, layout, frames: spec.frames || [], config: CONFIG});
     }
   } finally {
     gd.lmDrawing = false;
@@ -157,6 +180,11 @@ function keepRanges(drawn, layout) {
 
 function resize(gd) {
   const {width, height} = size(gd);
+  if (gd.lmSpec && !gd.lmDrawing && width > 0 && isNarrow(gd.lmSpec.lmNarrow, width) !== gd.lmNarrow) {
+    gd.lmNext = structuredClone(gd.lmSpec); // its narrow layout on, or off: the figure is laid out anew
+    draw(gd);
+    return;
+  }
   const drawn = gd._fullLayout;
   if (width > 0 && drawn && !gd.lmDrawing && (Math.abs(drawn.width - width) >= 1 || drawn.height !== height)) {
     gd.style.height = `${height}px`;

@@ -2,6 +2,8 @@
 contribution matrix with a truncation window, and the truncation error per window."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -118,42 +120,62 @@ def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str
                       targets: list[str], lang: str = "en") -> go.Figure:
     """Client-side step-through (Plotly frames): frame t reveals h(1..t) and ŷ(t)'s top-k words.
 
-    ``top[t−1]`` lists (word, probability) for step t; the bar of the true next word is red.
+    ``top[t−1]`` lists (word, probability) for step t; the bar of the true next word is red. A frame
+    carries only what changes (z; the bars), so the traces keep their colour bar and its place. Side
+    by side on a wide screen; on a phone (``layout.meta.lmNarrow``, ui/plotly_element.js) stacked.
     """
     from plotly.subplots import make_subplots
 
     T, n = h.shape
     k = max(len(row) for row in top)
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.12,
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.2,
                         subplot_titles=(t("rnn_bptt.fig.h_title", lang), t("rnn_bptt.fig.topk_title", lang)))
 
-    def heat(step: int) -> go.Heatmap:
-        z = [[float(v) if col < step else None for col, v in enumerate(row)] for row in h.T]
-        return go.Heatmap(z=z, x=list(range(1, T + 1)), y=list(range(1, n + 1)), colorscale="RdBu", zmid=0,
-                          zmin=-1, zmax=1, colorbar=dict(title="h_i(t)", x=0.55), hoverinfo="skip")
+    def heat(step: int) -> list[list[float | None]]:
+        return [[float(v) if col < step else None for col, v in enumerate(row)] for row in h.T]
 
-    def bars(step: int) -> go.Bar:
+    def bars(step: int) -> dict:
         row = top[step - 1]
-        return go.Bar(x=[p for _, p in row][::-1], y=list(range(1, len(row) + 1)), orientation="h",
-                      text=[plotly_text(w) for w, _ in row][::-1], textposition="auto",
-                      marker_color=["#d62728" if w == targets[step - 1] else "#1f77b4" for w, _ in row][::-1],
-                      hovertemplate="%{text}: %{x:.4f}<extra></extra>")
+        return dict(x=[p for _, p in row][::-1], y=list(range(1, len(row) + 1)),
+                    text=[plotly_text(w) for w, _ in row][::-1],
+                    marker=dict(color=["#d62728" if w == targets[step - 1] else "#1f77b4" for w, _ in row][::-1]))
 
-    fig.add_trace(heat(1), row=1, col=1)
-    fig.add_trace(bars(1), row=1, col=2)
-    fig.frames = [go.Frame(data=[heat(s), bars(s)], traces=[0, 1], name=str(s)) for s in range(1, T + 1)]
+    fig.add_trace(go.Heatmap(z=heat(1), x=list(range(1, T + 1)), y=list(range(1, n + 1)), colorscale="RdBu", zmid=0,
+                             zmin=-1, zmax=1, colorbar=dict(title="h_i(t)", x=0.56, len=1), hoverinfo="skip"),
+                  row=1, col=1)
+    fig.add_trace(go.Bar(orientation="h", textposition="auto", hovertemplate="%{text}: %{x:.4f}<extra></extra>",
+                         **bars(1)), row=1, col=2)
+    fig.frames = [go.Frame(data=[go.Heatmap(z=heat(s)), go.Bar(**bars(s))], traces=[0, 1], name=str(s))
+                  for s in range(1, T + 1)]
     animate = dict(frame=dict(duration=700, redraw=True), transition=dict(duration=0), mode="immediate")
     fig.update_layout(
-        height=420, margin=dict(t=60, b=40), showlegend=False,
-        updatemenus=[dict(type="buttons", x=0, y=-0.25, xanchor="left", buttons=[
+        height=540, margin=dict(t=60, b=180), showlegend=False,
+        updatemenus=[dict(type="buttons", direction="left", x=0, y=-0.5, xanchor="left", yanchor="top", buttons=[
             dict(label="▶", method="animate", args=[None, dict(animate, fromcurrent=True)]),
             dict(label="❚❚", method="animate", args=[[None], dict(animate, frame=dict(duration=0))]),
         ])],
-        sliders=[dict(x=0.08, y=-0.2, len=0.9, currentvalue=dict(prefix="t = "), steps=[
+        sliders=[dict(x=0.16, y=-0.46, len=0.84, yanchor="top", currentvalue=dict(prefix="t = "), steps=[
             dict(label=str(s), method="animate", args=[[str(s)], animate]) for s in range(1, T + 1)])],
+        meta=dict(lmNarrow=_stacked_animation(t("rnn_bptt.fig.h_title", lang))),
     )
     fig.update_xaxes(**_token_axis(inputs, t("rnn_bptt.fig.input_axis", lang), AXIS_WIDTH["animation"]), row=1, col=1)
     fig.update_yaxes(title_text=t("rnn_bptt.fig.unit_axis", lang), row=1, col=1)
     fig.update_xaxes(title_text=t("rnn_bptt.fig.prob_axis", lang), range=[0, 1], row=1, col=2)
     fig.update_yaxes(showticklabels=False, range=[0.5, k + 0.5], row=1, col=2)
     return readable(fig)
+
+
+def _stacked_animation(heat_title: str) -> dict:
+    """The step-through below 600 px (a phone): h(t) above, the top-k bars below, each the full width,
+    the colour bar beside h(t), the player under the bars; h(t)'s title in two lines (its bracket
+    on the second)."""
+    heat, bars = (0.55, 1.0), (0.0, 0.32)
+    brackets = list(re.finditer(r"\s+\(|\s*（", heat_title))  # the last bracket: "h(t)" is not one
+    title = heat_title[:brackets[-1].start()] + "<br>" + heat_title[brackets[-1].end() - 1:] if brackets else heat_title
+    return dict(below=600, layout=dict(
+        height=780, margin=dict(l=50, r=20, t=80, b=210),
+        xaxis=dict(domain=[0, 0.84]), yaxis=dict(domain=list(heat)),
+        xaxis2=dict(domain=[0, 1]), yaxis2=dict(domain=list(bars)),
+        annotations=[dict(x=0.5, y=heat[1], text=title), dict(x=0.5, y=bars[1])],  # the two subplot titles
+        updatemenus=[dict(y=-0.15)], sliders=[dict(x=0, len=1, y=-0.24)],
+    ), data=[dict(colorbar=dict(x=0.87, y=sum(heat) / 2, len=heat[1] - heat[0], yanchor="middle", thickness=14))])
