@@ -227,7 +227,7 @@ ANIMATION = """() => {
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("view", [{"width": 1280, "height": 720}, {"width": 390, "height": 844}], ids=["projector", "phone"])
+@pytest.mark.parametrize("view", [{"width": 1280, "height": 720}, {"width": 390, "height": 844}], ids=["laptop", "phone"])
 def test_the_rnn_step_through_plays_and_fits_a_phone(browser, app_server, view):
     """The RNN page's step-through (Plotly frames) reaches the browser with its frames, so ▶ moves
     it (our chart element once dropped them: the button did nothing); on a phone its two plots are
@@ -254,5 +254,44 @@ def test_the_rnn_step_through_plays_and_fits_a_phone(browser, app_server, view):
         else:
             assert heat["right"] < colorbar["left"] and colorbar["right"] <= bars["left"]  # side by side
         assert shown["slider"]["top"] >= max(bars["bottom"], shown["stepTitle"]["bottom"])
+        assert page.locator(".js-plotly-plot").first.evaluate(TEXTS_OVERLAP) == []
+    finally:
+        page.close()
+
+
+# Texts of a chart that run into each other: its title, axis titles, annotations (a Chinese y title
+# written above the plot) and tick labels, each pair's boxes overlapping by more than 2 px (two tick
+# labels of one axis aside: slanted ones' boxes overlap, tests/test_lessons_browser.TICKS_COLLIDE
+# checks those).
+TEXTS_OVERLAP = """(plot) => {
+  const texts = [...plot.querySelectorAll('.gtitle, .xtitle, .ytitle, .annotation-text, .xtick text, .ytick text')]
+    .filter((t) => t.textContent.trim())
+    .map((t) => [t.textContent, t.getBoundingClientRect(), t.closest('.xaxislayer-above, .yaxislayer-above')])
+    .filter(([, r]) => r.width);
+  const bad = [];
+  for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+    const [a, r, axis] = texts[i], [b, q, other] = texts[j];
+    if (axis && axis === other) continue;
+    if (Math.min(r.right, q.right) - Math.max(r.left, q.left) > 2 && Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > 2)
+      bad.push(a + ' / ' + b);
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_attention_map_on_a_phone_has_no_text_over_text(browser, app_server, lang):
+    """At 390x844 the seq2seq attention map puts its keys' axis below the map (its phone layout): on
+    top it ran into the title, and in Chinese into the query axis's title written above the plot."""
+    from tests.browser_server import open_page
+
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        open_page(page, f"{app_server}/encoder-decoder?lang={lang}&part=example")
+        page.wait_for_function("() => document.querySelector('.js-plotly-plot .main-svg .xtick text')", timeout=120_000)
+        plot = page.locator(".js-plotly-plot").first
+        assert plot.evaluate("(p) => p._fullLayout.width") < 400
+        assert plot.evaluate(TEXTS_OVERLAP) == []
     finally:
         page.close()
