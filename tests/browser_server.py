@@ -225,10 +225,12 @@ def move_to(page, path: str, timeout: float = 120_000) -> None:
     """Show the app's ``path`` (``/page?lang=xx``, an address the page's script completes with its
     settings) in the same tab, as the browser's Back and Forward do (history.pushState, then
     popstate: the app runs the page the address names), not a new load (a new tab cost 2-4 s a page
-    here, this under 1 s). The run has started once the script has written to the address."""
+    here, this under 1 s). The run has started once the script has written to the address (still
+    this page's: a run under way before the move could take the tab elsewhere)."""
     page.evaluate("(path) => { history.pushState({}, '', path); dispatchEvent(new PopStateEvent('popstate', {state: {}})); }",
                   path)
-    page.wait_for_function("(path) => location.pathname + location.search !== path", arg=path, timeout=timeout)
+    page.wait_for_function("(path) => location.pathname === new URL(path, location.href).pathname"
+                           " && location.pathname + location.search !== path", arg=path, timeout=timeout)
     wait_for_app(page, timeout, started=True)
 
 
