@@ -24,7 +24,7 @@ def test_a_dead_app_host_loses_nothing():
             pytest.fail(reason)
         pytest.skip(reason)
     done = subprocess.run([sys.executable, str(ROOT / "deploy" / "multihost_drill.py"), "--workers", "1",
-                           "--jobs-wait", "240", "--", "--sessions", "8", "--duration", "14", "--trainers", "2",
+                           "--worker-heartbeat", "2", "4", "3", "--jobs-wait", "240", "--", "--sessions", "8", "--duration", "14", "--trainers", "2",
                            "--pages", "home,corpus,ngram", "--train-buttons", "lstm_train"],
                           cwd=ROOT, capture_output=True, text=True, timeout=1500)
     out = done.stdout
