@@ -150,11 +150,11 @@ def forward_animation(h: np.ndarray, inputs: list[str], top: list[list[tuple[str
     animate = dict(frame=dict(duration=700, redraw=True), transition=dict(duration=0), mode="immediate")
     fig.update_layout(
         height=540, margin=dict(t=60, b=180), showlegend=False,
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=-0.5, xanchor="left", yanchor="top", buttons=[
+        updatemenus=[dict(type="buttons", direction="left", x=0, y=-0.62, xanchor="left", yanchor="top", buttons=[
             dict(label="▶", method="animate", args=[None, dict(animate, fromcurrent=True)]),
             dict(label="❚❚", method="animate", args=[[None], dict(animate, frame=dict(duration=0))]),
         ])],
-        sliders=[dict(x=0.16, y=-0.46, len=0.84, yanchor="top", currentvalue=dict(prefix="t = "), steps=[
+        sliders=[dict(x=0.16, y=-0.58, len=0.84, yanchor="top", currentvalue=dict(prefix="t = "), steps=[
             dict(label=str(s), method="animate", args=[[str(s)], animate]) for s in range(1, T + 1)])],
         meta=dict(lmNarrow=_stacked_animation(t("rnn_bptt.fig.h_title", lang))),
     )
