@@ -292,5 +292,4 @@ deck.parts({"curves": curves_part,
             "why": curves_part if deck.projector else why_section,  # projector: drawn under the curves' controls
             "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
             "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))})
-# and the questions: a tab, or the question slides
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

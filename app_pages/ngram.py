@@ -26,6 +26,8 @@ from ui.formula_element import formula
 GRID_ORDERS = [1, 2, 3, 4, 5]
 # an expander has no persist_state: its open state is written back by ui/sections.py while its tab is closed
 KEPT = ("ngram_formula_open",)
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
 def grid_for(key: str, delta: float, d: float, _counts, _valid):
     return perplexity_grid(_counts, _valid, GRID_ORDERS, list(METHODS), delta, d)

@@ -61,9 +61,16 @@ def chunk_files() -> tuple[str, ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=1)
+def preload_html() -> str:
+    """The script of :func:`preload_page_code` ("" when no chunk of this Streamlit build is known)."""
+    files = chunk_files()
+    return PRELOAD_JS % (json.dumps(list(files)), json.dumps(list(FONTS))) if files else ""
+
+
 def preload_page_code() -> None:
     """Send the script that imports the other pages' frontend code in idle time (every run of every
     page: the browser runs it once a tab)."""
-    files = chunk_files()
-    if files:
-        st.html(PRELOAD_JS % (json.dumps(list(files)), json.dumps(list(FONTS))), unsafe_allow_javascript=True)
+    html = preload_html()
+    if html:
+        st.html(html, unsafe_allow_javascript=True)

@@ -26,17 +26,17 @@ def attention_heatmap(weights: Sequence[Sequence[float]], source: Sequence[str],
                     for tgt in target],
         hovertemplate=t("seq2seq.fig.heat_hover", lang) + "<extra></extra>",
     ))
+    height = max(300, 28 * len(target) + 160)
     fig.update_layout(
         title=t("seq2seq.fig.heat_title", lang),
         xaxis=dict(title=t("seq2seq.fig.key_axis", lang), tickmode="array",
                    tickvals=list(range(len(source))), ticktext=esc(source), side="top"),
         yaxis=dict(title=t("seq2seq.fig.query_axis", lang), tickmode="array",
                    tickvals=list(range(len(target))), ticktext=esc(target), autorange="reversed"),
-        height=max(300, 28 * len(target) + 160), margin=dict(t=90, b=30),
+        height=height, margin=dict(t=90, b=30),
         # on a phone (ui/plotly_element.js): the keys' axis below the map, clear of the title (and of
         # a Chinese query-axis title, which is written above the plot), the colour bar slimmer
-        meta=dict(lmNarrow=dict(below=600, layout=dict(xaxis=dict(side="bottom"), margin=dict(b=90),
-                                                       height=max(300, 28 * len(target) + 220)),
+        meta=dict(lmNarrow=dict(below=600, layout=dict(xaxis=dict(side="bottom"), margin=dict(b=90), height=height + 60),
                                 data=[dict(colorbar=dict(thickness=12))])),
     )
     return readable(fig)
