@@ -245,7 +245,8 @@ def test_the_browser_back_button_shows_the_slide_its_address_names(contexts, app
         settle(page)
     page.go_back()
     page.wait_for_url(re.compile(r"[?&]slide=" + re.escape(slide_param(slides[1])) + r"(&|$)"), timeout=180_000)
-    settle(page)
+    wait_for_app(page, timeout=300_000)  # Back changes the address before the run starts: not settle's case
+    page.wait_for_function(CHARTS_DRAWN, timeout=180_000)
     assert f"2 / {len(slides)} ·" in page.inner_text("[data-testid='stMain']")
     page.close()
 
