@@ -118,10 +118,18 @@ def _lstm():
     chars = list("语言模型可以预测下一个字也可以生成新的句子")
     x = np.linspace(0, 1, len(words))
     gain = 10 ** np.linspace(-6, 0, len(words))
+    # as the LSTM page's passage: long enough that its tokens are turned on the axis
+    passage = ("<s> she writes every step : wash your hands , cut the onions , <unk> the garlic , <unk> the oil , "
+               "<unk> the tomatoes , <unk> salt , sugar and basil , wait thirty minutes .").split()
+    long_gain = 10 ** np.linspace(-3, 0, len(passage))
     return {
         "lstm.unit_heatmap": [("words", lambda: f.unit_heatmap(np.random.default_rng(0).random((4, len(words))), words, [0, 1, 2, 3], "f(t)")),
                               ("chars", lambda: f.unit_heatmap(np.random.default_rng(0).random((4, len(chars))), chars, [0, 1, 2, 3], "f(t)", lang="zh"))],
-        "lstm.gradient_path_figure": [("", lambda: f.gradient_path_figure(words, gain, gain * 2, gain ** 0.5, gain, gain ** 2))],
+        "lstm.gradient_path_figure": [("", lambda: f.gradient_path_figure(words, gain, gain * 2, gain ** 0.5, gain, gain ** 2)),
+                                      ("passage", lambda: f.gradient_path_figure(passage, long_gain, long_gain * 2, long_gain ** 0.5,
+                                                                                 long_gain ** 2, rnn_norm=long_gain ** 3)),
+                                      ("passage zh", lambda: f.gradient_path_figure(passage, long_gain, long_gain * 2, long_gain ** 0.5,
+                                                                                    long_gain ** 2, rnn_norm=long_gain ** 3, lang="zh"))],
         "lstm.edit_travel_figure": [("", lambda: f.edit_travel_figure(words, {"c": x, "h": x / 2}, 3))],
         "lstm.next_token_shift_figure": [("", lambda: f.next_token_shift_figure(words, x / x.sum(), x[::-1] / x.sum()))],
         "lstm.training_curve_figure": [

@@ -201,8 +201,10 @@ def test_the_live_answer_label_fits_beside_its_line_on_the_projector(page, answe
 
 
 def _legend_under_the_plot(fig) -> bool:
+    """A horizontal legend below the plot: a fraction of its height under it, or at the figure's bottom edge."""
     legend = fig.layout.legend
-    return legend.orientation == "h" and legend.y is not None and legend.y < 0
+    at_bottom = legend.yref == "container" and legend.y == 0 and legend.yanchor == "bottom"
+    return legend.orientation == "h" and legend.y is not None and (legend.y < 0 or at_bottom)
 
 
 @pytest.mark.parametrize("name, make", [p for p in case_params() if _legend_under_the_plot(p.values[1]())])
@@ -216,6 +218,23 @@ def test_a_legend_under_the_plot_clears_the_x_axis_on_the_projector(page, name, 
     shown = spec(projector_figure(make()))  # as the projector's page sends it: Streamlit's theme written in
     page.evaluate("""(spec) => { const el = document.getElementById('plot'); Plotly.purge(el); el.style.width = '1200px';
         return Plotly.newPlot(el, spec.data, Object.assign(spec.layout, {width: 1200}), {staticPlot: true}); }""", shown)
+    legend = boxes(page, ".legend .legendtext")
+    axis = boxes(page, ".xtitle") + boxes(page, ".xaxislayer-above .xtick text")
+    assert legend and axis
+    assert not overlapping(legend, axis), overlapping(legend, axis)
+    assert min(box["y0"] for box in legend) >= max(box["y1"] for box in axis)  # under the axis, not beside it
+
+
+@pytest.mark.parametrize("name, make", [p for p in case_params() if _legend_under_the_plot(p.values[1]())])
+def test_a_legend_under_the_plot_clears_the_x_axis_on_a_laptop(page, name, make):
+    """A laptop (1280×720: the chart ~820 px wide): a legend row under the plot sits below the x axis's
+    tick labels and title (the LSTM page's gradient path, tokens turned −60°, had its axis title over
+    the legend when the legend hung a fixed fraction of the plot's height below it)."""
+    from ui.charts import spec
+
+    shown = spec(make())  # as the page sends it: Streamlit's theme written in
+    page.evaluate("""(spec) => { const el = document.getElementById('plot'); Plotly.purge(el); el.style.width = '820px';
+        return Plotly.newPlot(el, spec.data, Object.assign(spec.layout, {width: 820}), {staticPlot: true}); }""", shown)
     legend = boxes(page, ".legend .legendtext")
     axis = boxes(page, ".xtitle") + boxes(page, ".xaxislayer-above .xtick text")
     assert legend and axis

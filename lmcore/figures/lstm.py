@@ -110,7 +110,7 @@ def gradient_path_figure(symbols: Sequence[str], forget_norm: np.ndarray, exact_
         fig.add_scatter(x=x, y=rnn_norm, mode="lines+markers", line=dict(color="black"),
                         name=t("lstm.fig.rnn_norm", lang))
     fig.update_layout(
-        title=t("lstm.fig.gradient_title", lang), height=420, margin=dict(t=60, b=80),
+        title=t("lstm.fig.gradient_title", lang), height=480, margin=dict(t=60, b=80),
         xaxis=dict(title=t("lstm.fig.k", lang), **_token_axis(symbols)),
         yaxis=dict(title=t("lstm.fig.gain", lang)),
         legend=dict(orientation="h", y=-0.35),

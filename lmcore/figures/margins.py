@@ -34,8 +34,10 @@ LATIN, WIDE = 0.52, 1.1
 """Width of a non-CJK and of a CJK character as a share of the font size (Streamlit's Source Sans and
 the system's CJK font, 13 px)."""
 LEGEND_ROW = 24
-"""Height (px) of a row of a horizontal legend; ``LEGEND_PAD`` its padding."""
+"""Height (px) of a row of a horizontal legend; ``LEGEND_PAD`` its padding beside the plot, ``LEGEND_GAP``
+the room between a legend under the plot and the x axis's title above it."""
 LEGEND_PAD = 40
+LEGEND_GAP = 16
 LEGEND_ITEM = 46
 """Width (px) a legend item adds to its name (its line or box sample and gaps)."""
 LEGEND_WIDTH = 800
@@ -135,6 +137,8 @@ def _widest(labels: Iterable[str], size: float = TICK_SIZE) -> float:
 def fit_margins(fig: go.Figure) -> go.Figure:
     """Set ``fig``'s margins to at least the room its axes' tick labels and titles, its colour bars,
     legend and animation controls need (the margins a builder gave are kept where they are wider).
+    A horizontal legend the builder put under the plot (``y < 0``) is moved to the figure's bottom
+    edge, with the bottom margin the axis's room plus the legend's rows.
     Reads the figure's own dictionaries (Plotly's property access would cost more than the rest)."""
     layout, data = fig._layout, fig._data  # read only
     margin = dict(layout.get("margin") or {})
@@ -168,10 +172,12 @@ def fit_margins(fig: go.Figure) -> go.Figure:
         if legend.get("orientation") == "h":
             rows = math.ceil(sum(text_width(n) + LEGEND_ITEM for n in names) / LEGEND_WIDTH)
             y = legend.get("y")
-            if y is not None and y < 0:  # |y| of the plotting area below it: b ≥ |y|·(height − t − b) + rows
-                top = max(need["t"], margin.get("t") or 0)
-                height = layout.get("height") or DEFAULT_HEIGHT
-                need["b"] = max(need["b"], (-y * (height - top) + rows * LEGEND_ROW + LEGEND_PAD) / (1 - y))
+            if y is not None and y < 0 and legend.get("yref", "paper") == "paper":  # a row under the plot
+                # Placed a fraction of the plot's height below it, it met the x axis's title whenever the
+                # tick labels took more room than that (tokens turned −60°). At the figure's bottom edge
+                # instead, under the room the axis needs:
+                fig.layout.legend.update(yref="container", y=0, yanchor="bottom")
+                need["b"] += rows * LEGEND_ROW + LEGEND_GAP
             elif (y or 0) >= 1 and rows > 1:  # above the plotting area: the title's margin has one row
                 need["t"] = max(need["t"], (margin.get("t") or 0) + (rows - 1) * LEGEND_ROW)
         elif legend.get("x") is None or legend["x"] >= 1:  # beside the plotting area, on the right

@@ -47,11 +47,6 @@ def projector_figure(fig: go.Figure, scale: float = 1.0, height: int | None = No
 
     out.for_each_xaxis(axis)
     out.for_each_yaxis(axis)
-    legend = out.layout.legend
-    if legend.orientation == "h" and legend.y is not None and legend.y < 0 and legend.yref in (None, "paper"):
-        # a row under the plot, placed a fraction of the plot's height below it: the larger ticks and
-        # axis title reach into it. At the figure's bottom edge instead, the plot's margin makes room for it.
-        legend.update(yref="container", y=0, yanchor="bottom")
     for ann in out.layout.annotations:
         if ann.name == UPRIGHT:  # a Chinese y-axis title (lmcore/figures/upright.py): beside larger ticks
             ann.font.size = _at_least(ann.font.size, s(AXIS_TITLE))
