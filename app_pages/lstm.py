@@ -146,12 +146,12 @@ def samples_section(lm) -> None:
 # ---------------------------------------------------------------- gates on a passage
 @st.fragment(key="lstm_gates")
 def gates_section(lm, trace, trace_key: tuple) -> None:
-    c = st.columns(3)
-    signal = c[0].selectbox(tr("lstm.signal"), SIGNALS, index=SIGNALS.index(query_param("sig", "f", choices=SIGNALS)),
-                            format_func=labeller("lstm.signal"), key="lstm_signal", persist_state="page")
-    order_by = c[1].selectbox(tr("lstm.sort"), ORDERS, index=ORDERS.index(query_param("sort", "forget", choices=ORDERS)),
+    signal = st.radio(tr("lstm.signal"), SIGNALS, index=SIGNALS.index(query_param("sig", "f", choices=SIGNALS)),
+                      format_func=labeller("lstm.signal"), key="lstm_signal", persist_state="page", horizontal=True)
+    c = st.columns(2)
+    order_by = c[0].selectbox(tr("lstm.sort"), ORDERS, index=ORDERS.index(query_param("sort", "forget", choices=ORDERS)),
                               format_func=labeller("lstm.sort"), key="lstm_sort", persist_state="page")
-    shown = c[2].slider(tr("lstm.units_shown"), 1, trace.n_units, min(SHOWN_UNITS, trace.n_units), key="lstm_units")
+    shown = c[1].slider(tr("lstm.units_shown"), 1, trace.n_units, min(SHOWN_UNITS, trace.n_units), key="lstm_units")
     set_query_params(sig=signal, sort=order_by)
     order = unit_order(trace, order_by)[:shown]
     signed = signal in ("c", "h", "c_tilde")

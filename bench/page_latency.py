@@ -55,7 +55,7 @@ CONTROLS: dict[str, list] = {
     "rnn_bptt": [("rnn_step", "slider", [2, 1], None, "step"), ("rnn_topk", "slider", [6, 5], None, "topk")],
     "gradients": [("grad_scale", "slider", [1.05, 1.0], None, "curves"),
                   ("cliff_threshold", "slider", [21.0, 20.0], None, "clipping")],
-    "lstm": [("lstm_units", "slider", [33, 32], None, "gates"), ("lstm_signal", "selectbox", ["i", "f"], [1, 0], "gates"),
+    "lstm": [("lstm_units", "slider", [33, 32], None, "gates"), ("lstm_signal", "radio", ["i", "f"], [1, 0], "gates"),
              ("lstm_bias", "slider", [0.5, 0.0], None, "gradient"),
              ("lstm_cmp_split", "radio", ["valid", "test"], [1, 0], "compare")],
     "seq2seq": [("seq2seq_k", "slider", [4, 3], None, "example"),
