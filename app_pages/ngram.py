@@ -8,6 +8,7 @@ import streamlit as st
 from lmcore.corpus.segmentation import tokenize
 from lmcore.corpus.stats import continuation_example
 from lmcore.figures.labels import tex_words
+from lmcore.i18n import t
 from lmcore.figures.ngram import (continuation_figure, method_label, next_word_figure, perplexity_heatmap,
                                   sparsity_figure)
 from lmcore.ngram import METHODS
@@ -20,7 +21,8 @@ from ui import teaching
 from server.models import ngram_counts, ngram_model
 from ui.charts import chart
 from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
-from ui.tables import text_table
+from ui.markup_element import show_markup
+from ui.tables import html_table
 from ui.formula_element import formula
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
@@ -43,12 +45,31 @@ def example_for(key: str, _cc, _train):
     return continuation_example(_cc.words, _cc.count, _cc.continuation, _train)
 
 
+@st.cache_resource(show_spinner=False, max_entries=64)
+def contexts_for(key: str, order: int, _mle) -> list[list[str]]:
+    """The contexts offered for this corpus and order (a pass over all its n-grams: once, not per move)."""
+    return frequent_contexts(_mle, 30)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def table_view(key: str, order: int, delta: float, d: float, context: tuple[str, ...], n_rows: int, language: str,
+               _models: dict) -> tuple[NextWordTable, pd.DataFrame, str]:
+    """The next-word table after ``context``, its frame and its HTML, for the models of (corpus ``key``,
+    ``order``, δ, D): a slider moved back and forth shows them again without computing them again."""
+    table = next_word_table(_models, list(context), n_rows=n_rows)
+    frame = table_frame(table, language)
+    mle = method_label("mle", language)
+    formats = {column: "{:.4f}" for column in frame.columns[2:]} | {t("ngram.table.count", language): "{:,.0f}"}
+    html = html_table(frame, formats=formats, shade=lambda column, value: "#f8c9c9" if column == mle and value == 0 else None)
+    return table, frame, html
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
 def arpa_for(key: str, order: int, _model) -> str:
     return "\n".join(arpa_lines(_model)) + "\n"
 
 
-def next_words(corpus, models: dict, order: int, delta: float) -> None:
+def next_words(corpus, models: dict, order: int, delta: float, d: float) -> None:
     """Context, next-word table, charts and formulas: their controls rerun only this (a fragment)."""
     context: list[str] = []
     if order == 1:
@@ -57,7 +78,7 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
         mode = st.radio(tr("ngram.context_mode"), ["pick", "type"], horizontal=True,
                         format_func=labeller("ngram.context_mode"), key="ngram_context_mode", persist_state="page")
         if mode == "pick":
-            options = frequent_contexts(models["mle"], 30)
+            options = contexts_for(corpus.key, order, models["mle"])
             context = st.selectbox(tr("ngram.context_pick"), options, format_func=" ".join, key="ngram_context_pick")
         else:
             text = st.text_input(tr("ngram.context_typed"), "", key="ngram_context_typed", persist_state="page")
@@ -69,7 +90,7 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
             context = (["<s>"] if start else []) + corpus.vocab.map(typed)
 
     n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows", persist_state="page")
-    table = next_word_table(models, context, n_rows=n_rows)
+    table, frame, table_html = table_view(corpus.key, order, delta, d, tuple(context), n_rows, lang(), models)
     st.subheader(tr("ngram.table.header"))
     st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
     if order > 1 and table.context_count == 0:
@@ -78,10 +99,7 @@ def next_words(corpus, models: dict, order: int, delta: float) -> None:
     if n_seen < n_rows:  # the slider asks for more words than ever follow h
         st.caption(tr("ngram.table.none_seen" if n_seen == 0 else "ngram.table.fewer", seen=n_seen,
                       unseen=len(table.words) - n_seen, n=n_rows))
-    frame = table_frame(table, lang())
-    mle = method_label("mle", lang())
-    text_table(frame, formats={column: "{:.4f}" for column in frame.columns[2:]} | {tr("ngram.table.count"): "{:,.0f}"},
-               shade=lambda column, value: "#f8c9c9" if column == mle and value == 0 else None)
+    show_markup(table_html)
     st.caption(tr("ngram.table.note"))
     st.download_button(tr("ngram.download.csv"), lambda: frame.to_csv(index=False).encode("utf-8"),
                        file_name=deck.file_name("next-words", "csv"), mime="text/csv")
@@ -192,7 +210,7 @@ def settings_and_parts() -> None:
         models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
 
     def words() -> None:
-        deck.fragment(next_words, "ngram_next_words")(corpus, models, order, delta)
+        deck.fragment(next_words, "ngram_next_words")(corpus, models, order, delta, d)
         kn_model = models["modified-kn"]
         st.download_button(tr("ngram.download.arpa"), lambda: arpa_for(corpus.key, order, kn_model).encode("utf-8"),
                            file_name=f"{order}gram-modified-kn.arpa", mime="text/plain")
