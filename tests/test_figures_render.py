@@ -207,34 +207,21 @@ def _legend_under_the_plot(fig) -> bool:
     return legend.orientation == "h" and legend.y is not None and (legend.y < 0 or at_bottom)
 
 
+@pytest.mark.parametrize("view, width", [("projector", 1200), ("laptop", 820), ("phone", 358)])
 @pytest.mark.parametrize("name, make", [p for p in case_params() if _legend_under_the_plot(p.values[1]())])
-def test_a_legend_under_the_plot_clears_the_x_axis_on_the_projector(page, name, make):
-    """Projector view (1280×720: the chart ~1200 px wide, ticks and axis titles enlarged): a legend
-    row under the plot sits below the x axis's tick labels and title, not over them (it was placed a
-    fraction of the plot's height below the plot, which the larger axis text reached into)."""
+def test_a_legend_under_the_plot_clears_the_x_axis(page, name, make, view, width):
+    """The chart's width on a 1280×720 screen in projector view (~1200 px, ticks and axis titles
+    enlarged), on a laptop (~820 px) and on a 390 px phone: a legend row under the plot sits below the
+    x axis's tick labels and title, not over them. It hung a fixed fraction of the plot's height below
+    the plot, which larger axis text (the projector's) and tokens turned −60° (the LSTM page's
+    gradient path, on a laptop) reached into."""
     from lmcore.teaching.projector import projector_figure
     from ui.charts import spec
 
-    shown = spec(projector_figure(make()))  # as the projector's page sends it: Streamlit's theme written in
-    page.evaluate("""(spec) => { const el = document.getElementById('plot'); Plotly.purge(el); el.style.width = '1200px';
-        return Plotly.newPlot(el, spec.data, Object.assign(spec.layout, {width: 1200}), {staticPlot: true}); }""", shown)
-    legend = boxes(page, ".legend .legendtext")
-    axis = boxes(page, ".xtitle") + boxes(page, ".xaxislayer-above .xtick text")
-    assert legend and axis
-    assert not overlapping(legend, axis), overlapping(legend, axis)
-    assert min(box["y0"] for box in legend) >= max(box["y1"] for box in axis)  # under the axis, not beside it
-
-
-@pytest.mark.parametrize("name, make", [p for p in case_params() if _legend_under_the_plot(p.values[1]())])
-def test_a_legend_under_the_plot_clears_the_x_axis_on_a_laptop(page, name, make):
-    """A laptop (1280×720: the chart ~820 px wide): a legend row under the plot sits below the x axis's
-    tick labels and title (the LSTM page's gradient path, tokens turned −60°, had its axis title over
-    the legend when the legend hung a fixed fraction of the plot's height below it)."""
-    from ui.charts import spec
-
-    shown = spec(make())  # as the page sends it: Streamlit's theme written in
-    page.evaluate("""(spec) => { const el = document.getElementById('plot'); Plotly.purge(el); el.style.width = '820px';
-        return Plotly.newPlot(el, spec.data, Object.assign(spec.layout, {width: 820}), {staticPlot: true}); }""", shown)
+    fig = projector_figure(make()) if view == "projector" else make()
+    shown = spec(fig)  # as the page sends it: Streamlit's theme written in
+    page.evaluate("""([spec, width]) => { const el = document.getElementById('plot'); Plotly.purge(el); el.style.width = width + 'px';
+        return Plotly.newPlot(el, spec.data, Object.assign(spec.layout, {width}), {staticPlot: true}); }""", [shown, width])
     legend = boxes(page, ".legend .legendtext")
     axis = boxes(page, ".xtitle") + boxes(page, ".xaxislayer-above .xtick text")
     assert legend and axis
