@@ -45,7 +45,6 @@ LEGEND_WIDTH = 800
 may need Plotly's second pass when its legend wraps to more rows)."""
 SLIDER_ROOM = 110
 """Room (px) below the plotting area for an animation's slider and play buttons."""
-DEFAULT_HEIGHT = 450
 _TAG = re.compile(r"<[^>]+>")
 _ENTITY = re.compile(r"&(amp|lt|gt|quot|#\d+);")
 
