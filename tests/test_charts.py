@@ -260,13 +260,14 @@ def test_the_rnn_step_through_plays_and_fits_a_phone(browser, app_server, view):
 
 
 # Texts of a chart that run into each other: its title, axis titles, annotations (a Chinese y title
-# written above the plot) and tick labels, each pair's boxes overlapping by more than 2 px (two tick
-# labels of one axis aside: slanted ones' boxes overlap, tests/test_lessons_browser.TICKS_COLLIDE
-# checks those).
+# written above the plot), tick labels and its colour bar's title and ticks, each pair's boxes
+# overlapping by more than 2 px (two tick labels of one axis aside: slanted ones' boxes overlap,
+# tests/test_lessons_browser.TICKS_COLLIDE checks those).
 TEXTS_OVERLAP = """(plot) => {
-  const texts = [...plot.querySelectorAll('.gtitle, .xtitle, .ytitle, .annotation-text, .xtick text, .ytick text')]
+  const texts = [...plot.querySelectorAll('.gtitle, .xtitle, .ytitle, .annotation-text, .xtick text, .ytick text, '
+                                         + '.cbtitle text, .cbaxis text')]
     .filter((t) => t.textContent.trim())
-    .map((t) => [t.textContent, t.getBoundingClientRect(), t.closest('.xaxislayer-above, .yaxislayer-above')])
+    .map((t) => [t.textContent, t.getBoundingClientRect(), t.closest('.xaxislayer-above, .yaxislayer-above, .cbaxis')])
     .filter(([, r]) => r.width);
   const bad = [];
   for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
@@ -281,17 +282,21 @@ TEXTS_OVERLAP = """(plot) => {
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_attention_map_on_a_phone_has_no_text_over_text(browser, app_server, lang):
-    """At 390x844 the seq2seq attention map puts its keys' axis below the map (its phone layout): on
-    top it ran into the title, and in Chinese into the query axis's title written above the plot."""
+@pytest.mark.parametrize("where", ["encoder-decoder?part=example", "vanishing-gradients?part=connectivity"])
+def test_a_heat_map_on_a_phone_has_no_text_over_text_and_room_to_draw(browser, app_server, where, lang):
+    """At 390x844 a heat map takes its phone layout. The seq2seq attention map puts its keys' axis
+    below the map: on top it ran into the title, and in Chinese into the query axis's title written
+    above the plot. The gradients' connectivity map lays its colour bar under the map: beside it, the
+    bar and its title left the map ~40 px of the phone's width and ran into each other."""
     from tests.browser_server import open_page
 
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
-        open_page(page, f"{app_server}/encoder-decoder?lang={lang}&part=example")
+        open_page(page, f"{app_server}/{where}&lang={lang}")
         page.wait_for_function("() => document.querySelector('.js-plotly-plot .main-svg .xtick text')", timeout=120_000)
         plot = page.locator(".js-plotly-plot").first
-        assert plot.evaluate("(p) => p._fullLayout.width") < 400
+        width, drawn = plot.evaluate("(p) => [p._fullLayout.width, p._fullLayout._size.w]")
+        assert width < 400 and drawn >= 0.4 * width, (width, drawn)  # the attention map: 158 of 358
         assert plot.evaluate(TEXTS_OVERLAP) == []
     finally:
         page.close()

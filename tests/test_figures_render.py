@@ -227,3 +227,22 @@ def test_a_legend_under_the_plot_clears_the_x_axis(page, name, make, view, width
     assert legend and axis
     assert not overlapping(legend, axis), overlapping(legend, axis)
     assert min(box["y0"] for box in legend) >= max(box["y1"] for box in axis)  # under the axis, not beside it
+
+
+@pytest.mark.parametrize("width", [410, 358])
+def test_a_histograms_chinese_y_title_clears_its_count_labels(page, width):
+    """The corpus page's sentence-length histogram in Chinese, in its half column (410 px) and on a
+    phone: the upright y title (a column of characters beside the axis) stands clear of the count
+    labels, which Plotly works out itself (the title was placed as if the axis had no labels and sat
+    over "60" and "80")."""
+    from lmcore.figures.corpus import length_histogram
+    from ui.charts import spec
+
+    lengths = np.random.default_rng(0).geometric(0.1, 1600)
+    shown = spec(length_histogram(lengths, lang="zh"))
+    page.evaluate("""([spec, width]) => { const el = document.getElementById('plot'); Plotly.purge(el); el.style.width = width + 'px';
+        return Plotly.newPlot(el, spec.data, Object.assign(spec.layout, {width}), {staticPlot: true}); }""", [shown, width])
+    title = boxes(page, ".annotation-text")
+    ticks = boxes(page, ".yaxislayer-above .ytick text")
+    assert title and max(float(t["text"]) for t in ticks) >= 100  # three-digit counts
+    assert not overlapping(title, ticks), overlapping(title, ticks)

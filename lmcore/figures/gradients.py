@@ -132,11 +132,17 @@ def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target:
         customdata=custom, hovertemplate="%{text}: %{customdata}<extra></extra>", colorscale="Blues",
         zmin=-6, zmax=0, colorbar=dict(title=t("gradients.fig.conn_colour", lang)), xgap=2, ygap=6,
     ))
+    height = 260
     fig.update_layout(
         title=t("gradients.fig.conn_title", lang, word=plotly_text(target)),
-        xaxis=dict(title=t("gradients.fig.conn_axis", lang), tickvals=list(range(len(tokens))),
+        xaxis=dict(title=t("gradients.fig.conn_axis", lang), tickmode="array", tickvals=list(range(len(tokens))),
                    ticktext=[str(k + 1) for k in range(len(tokens))]),
-        yaxis=dict(title=t("gradients.fig.conn_model", lang)), margin=dict(t=60, b=40), height=260,
+        yaxis=dict(title=t("gradients.fig.conn_model", lang)), margin=dict(t=60, b=40), height=height,
+        # on a phone (ui/plotly_element.js): the colour bar lies under the map, not beside it, where it
+        # and its title took all but ~40 px of the width from the map
+        meta=dict(lmNarrow=dict(below=600, layout=dict(margin=dict(r=16, b=150), height=height + 110),
+                                data=[dict(colorbar=dict(orientation="h", x=0.5, xanchor="center", y=-0.62,
+                                                         yanchor="top", len=0.9, thickness=12, title=dict(side="top")))])),
     )
     return readable(fig)
 

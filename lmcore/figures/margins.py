@@ -82,13 +82,17 @@ def _numeric_labels(values: Sequence[float], tickformat: str | None) -> list[str
 
 def _coordinates(data: list[dict], letter: str, ref: str) -> tuple[list[str], list[float]]:
     """Category labels, and the ends of the numbers, that the traces on axis ``ref`` ("x", "y2"…)
-    place along it (a heat map's row or column indices included)."""
+    place along it (a heat map's row or column indices, and a bound on a histogram's counts, included)."""
     labels: list[str] = []
     ends: list[float] = []
     for trace in data:
         if trace.get(f"{letter}axis", letter) != ref:
             continue
         coords = trace.get(letter)
+        other = trace.get("y" if letter == "x" else "x")
+        if coords is None and trace.get("type") == "histogram" and other is not None and not trace.get("histnorm"):
+            ends += [0.0, float(len(other))]  # its counts, which Plotly works out: at most one per value
+            continue
         if coords is None and trace.get("type") == "heatmap" and trace.get("z") is not None:
             shape = np.shape(trace["z"])
             coords = np.arange(shape[0] if letter == "y" else (shape[1] if len(shape) > 1 else 1))
