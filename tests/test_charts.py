@@ -283,20 +283,23 @@ TEXTS_OVERLAP = """(plot) => {
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("where", ["encoder-decoder?part=example", "vanishing-gradients?part=connectivity"])
-def test_a_heat_map_on_a_phone_has_no_text_over_text_and_room_to_draw(browser, app_server, where, lang):
-    """At 390x844 a heat map takes its phone layout. The seq2seq attention map puts its keys' axis
-    below the map: on top it ran into the title, and in Chinese into the query axis's title written
-    above the plot. The gradients' connectivity map lays its colour bar under the map: beside it, the
-    bar and its title left the map ~40 px of the phone's width and ran into each other."""
+@pytest.mark.parametrize("screen", ["phone", "laptop"])
+def test_a_heat_map_has_no_text_over_text_and_room_to_draw(browser, app_server, screen, where, lang):
+    """On a 390x844 phone and a 1280x720 laptop. The seq2seq attention map has its keys' axis below
+    the map: on top it ran into the title on a phone, and in Chinese into the query axis's title,
+    written above the plot, on both. The gradients' connectivity map lays its colour bar under the map
+    on a phone: beside it, the bar and its title left the map ~40 px of 358 and ran into each other."""
     from tests.browser_server import open_page
 
-    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = screen == "phone"
+    page = browser.new_page(viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 720},
+                            is_mobile=phone, has_touch=phone)
     try:
         open_page(page, f"{app_server}/{where}&lang={lang}")
         page.wait_for_function("() => document.querySelector('.js-plotly-plot .main-svg .xtick text')", timeout=120_000)
         plot = page.locator(".js-plotly-plot").first
         width, drawn = plot.evaluate("(p) => [p._fullLayout.width, p._fullLayout._size.w]")
-        assert width < 400 and drawn >= 0.4 * width, (width, drawn)  # the attention map: 158 of 358
+        assert (width < 400) == phone and drawn >= 0.4 * width, (width, drawn)  # the attention map: 158 of 358
         assert plot.evaluate(TEXTS_OVERLAP) == []
     finally:
         page.close()

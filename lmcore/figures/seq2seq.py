@@ -29,15 +29,15 @@ def attention_heatmap(weights: Sequence[Sequence[float]], source: Sequence[str],
     height = max(300, 28 * len(target) + 160)
     fig.update_layout(
         title=t("seq2seq.fig.heat_title", lang),
+        # the keys' axis below the map: above it, it ran into the title on a phone, and in Chinese into
+        # the query axis's title, which is written above the plot (upright), on any screen
         xaxis=dict(title=t("seq2seq.fig.key_axis", lang), tickmode="array",
-                   tickvals=list(range(len(source))), ticktext=esc(source), side="top"),
+                   tickvals=list(range(len(source))), ticktext=esc(source)),
         yaxis=dict(title=t("seq2seq.fig.query_axis", lang), tickmode="array",
                    tickvals=list(range(len(target))), ticktext=esc(target), autorange="reversed"),
-        height=height, margin=dict(t=90, b=30),
-        # on a phone (ui/plotly_element.js): the keys' axis below the map, clear of the title (and of
-        # a Chinese query-axis title, which is written above the plot), the colour bar slimmer
-        meta=dict(lmNarrow=dict(below=600, layout=dict(xaxis=dict(side="bottom"), margin=dict(b=90), height=height + 60),
-                                data=[dict(colorbar=dict(thickness=12))])),
+        height=height + 60, margin=dict(t=60, b=90),
+        # on a phone (ui/plotly_element.js): the colour bar slimmer
+        meta=dict(lmNarrow=dict(below=600, layout=dict(), data=[dict(colorbar=dict(thickness=12))])),
     )
     return readable(fig)
 
