@@ -26,7 +26,6 @@ def attention_heatmap(weights: Sequence[Sequence[float]], source: Sequence[str],
                     for tgt in target],
         hovertemplate=t("seq2seq.fig.heat_hover", lang) + "<extra></extra>",
     ))
-    height = max(300, 28 * len(target) + 160)
     fig.update_layout(
         title=t("seq2seq.fig.heat_title", lang),
         # the keys' axis below the map: above it, it ran into the title on a phone, and in Chinese into
@@ -35,9 +34,9 @@ def attention_heatmap(weights: Sequence[Sequence[float]], source: Sequence[str],
                    tickvals=list(range(len(source))), ticktext=esc(source)),
         yaxis=dict(title=t("seq2seq.fig.query_axis", lang), tickmode="array",
                    tickvals=list(range(len(target))), ticktext=esc(target), autorange="reversed"),
-        height=height + 60, margin=dict(t=60, b=90),
+        height=max(300, 28 * len(target) + 160) + 60, margin=dict(t=60, b=90),  # the keys' axis and its title below
         # on a phone (ui/plotly_element.js): the colour bar slimmer
-        meta=dict(lmNarrow=dict(below=600, layout=dict(), data=[dict(colorbar=dict(thickness=12))])),
+        meta=dict(lmNarrow=dict(below=600, data=[dict(colorbar=dict(thickness=12))])),
     )
     return readable(fig)
 
