@@ -36,6 +36,16 @@ def test_only_the_open_part_runs():
     assert t("gradients.metric.sigma1", "en") not in [m.label for m in at.metric]  # the curves' part did not run
 
 
+@pytest.mark.parametrize("stem, control", [("gradients", "grad_scale"), ("ngram", "ngram_rows")])
+def test_the_open_part_is_drawn_under_the_tab_bar_not_in_its_panel(stem, control):
+    """A part's elements in a tab's panel made the browser draw the tab bar again (its collection
+    included) at every change inside the part: every move of a control there (issue 39)."""
+    at = run_page(stem, "en")
+    assert errors(at) == [] and at.tabs
+    assert all(len(tab.children) == 0 for tab in at.tabs)
+    assert at.slider(key=control).value is not None  # the open part ran, outside the panels
+
+
 def test_a_bad_part_in_a_link_opens_the_first_with_a_notice():
     at = run_page("ngram", "en", query={"part": "<script>"})
     assert errors(at) == [] and open_part(at, "ngram") == "words"

@@ -46,11 +46,12 @@ COURSE_MOVE = "teaching_course_move"  # set by Previous/Next past a deck's end: 
 TOOL_BOXES = ("teaching_share_box", "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
 
 # Every lesson page, in either view: a wide formula or Markdown table scrolls sideways in its own box
-# (a phone is 390 px wide), and on a narrow screen the Plotly modebar is hidden (it covered the
+# (a phone is 390 px wide), the open part sits as close under the tab bar as in a tab's panel, and on a narrow screen the Plotly modebar is hidden (it covered the
 # chart's title) and buttons are large enough for a finger.
 PAGE_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 0.2rem 0; }
 [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+[class*="st-key-part_body_"] { margin-top: -1rem; }  /* the open part sits under the tab bar (ui/sections.py) */
 @media (max-width: 640px) {
   .js-plotly-plot .modebar-container { display: none !important; }
   .stButton button, [data-testid="stFormSubmitButton"] button, [data-testid="stPopover"] button,
