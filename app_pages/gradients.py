@@ -76,8 +76,8 @@ def cliff_paths(threshold: float, lr: float, start: tuple) -> dict:
 
 # ---------------------------------------------------------------- gradient norm vs distance
 def curve_controls() -> tuple:
-    """The cell settings (in the curves and the why part: only one of them runs per run) →
-    (cells, spec, T, input_scale, n_seeds)."""
+    """The cell settings but the scale (in the curves and the why part: only one of them runs per run) →
+    (cells, spec with scale 1, T, input_scale, n_seeds)."""
     with st.expander(tr("gradients.controls"), expanded=True):
         c1, c2, c3 = st.columns(3)
         cells = c1.multiselect(tr("gradients.cells"), CELLS, default=CELLS, format_func=str.upper, key="grad_cells",
@@ -88,23 +88,35 @@ def curve_controls() -> tuple:
         kind = c2.radio(tr("gradients.kind"), W_H_KINDS, key="grad_kind", persist_state="page",
                         format_func=labeller("gradients.kind"),
                         index=W_H_KINDS.index(query_param("kind", "orthogonal", choices=W_H_KINDS)))
-        scale = c2.slider(tr(f"gradients.scale.{kind}"), *SCALE_RANGE,
-                          query_param("s1", 1.0, lo=SCALE_RANGE[0], hi=SCALE_RANGE[1]), 0.05, key="grad_scale",
-                          persist_state="page")
         activation = c2.selectbox(tr("gradients.activation"), ACTIVATIONS, key="grad_act", persist_state="page",
                                   index=ACTIVATIONS.index(query_param("act", "tanh", choices=ACTIVATIONS)))
         forget_bias = c3.slider(tr("gradients.forget_bias"), -2.0, 5.0, 1.0, 0.5, key="grad_fb", persist_state="page")
         input_scale = c3.slider(tr("gradients.input_scale"), 0.0, 3.0, 1.0, 0.1, key="grad_input", persist_state="page")
         n_seeds = c3.slider(tr("gradients.seeds"), 1, 5, 3, key="grad_seeds", persist_state="page")
-    set_query_params(T=T, s1=scale, kind=kind, act=activation)
-    return cells, CellSpec("rnn", hidden, INPUT_DIM, kind, scale, activation, forget_bias), T, input_scale, n_seeds
+    set_query_params(T=T, kind=kind, act=activation)
+    return cells, CellSpec("rnn", hidden, INPUT_DIM, kind, 1.0, activation, forget_bias), T, input_scale, n_seeds
+
+
+def with_scale(spec: CellSpec) -> CellSpec:
+    """The scale of W_h, the curves' main control (under the other settings, beside what it moves), in ``spec``."""
+    scale = st.slider(tr(f"gradients.scale.{spec.kind}"), *SCALE_RANGE,
+                      query_param("s1", 1.0, lo=SCALE_RANGE[0], hi=SCALE_RANGE[1]), 0.05, key="grad_scale",
+                      persist_state="page")
+    set_query_params(s1=scale)
+    return replace(spec, scale=scale)
 
 
 def curves_section(with_why: bool = False) -> None:
     """The curves part (a fragment in normal view); ``with_why`` (projector view: the page runs whole)
     adds the why panels, under the same controls, as the deck's next section."""
     st.header(tr("gradients.curves.header"))
-    cells, spec, T, input_scale, n_seeds = curve_controls()
+    deck.fragment(curves, "grad_curves")(*curve_controls(), with_why)
+
+
+def curves(cells: list, spec: CellSpec, T: int, input_scale: float, n_seeds: int, with_why: bool) -> None:
+    """The scale and all it moves (a fragment in the curves' fragment: a move of the scale reruns
+    this, not the settings above it)."""
+    spec = with_scale(spec)
     activation = spec.activation
     sigma1, rho = spectrum(spec)
     gamma = activation_gamma(activation)
@@ -161,7 +173,7 @@ def curves_section(with_why: bool = False) -> None:
 def why_section() -> None:
     st.header(tr("gradients.panels.header"))
     _, spec, T, input_scale, _ = curve_controls()
-    why_panels(spec, T, input_scale)
+    why_panels(with_scale(spec), T, input_scale)
 
 
 def why_panels(spec: CellSpec, T: int, input_scale: float) -> None:

@@ -8,6 +8,7 @@ message the app sends, so a test sees exactly what a fragment rerun recomputes a
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from unittest import mock
@@ -35,6 +36,21 @@ def sent_messages() -> Iterator[list]:
 
 def deltas(messages: list) -> list:
     return [m.delta for m in messages if m.WhichOneof("type") == "delta"]
+
+
+def delta_paths(messages: list, fragment_id: str | None = None) -> list[tuple[int, ...]]:
+    """Where each element the messages draw goes (its block's path, then its index), of one fragment's
+    elements only if ``fragment_id`` is given."""
+    return [tuple(m.metadata.delta_path) for m in messages if m.WhichOneof("type") == "delta"
+            and (fragment_id is None or m.delta.fragment_id == fragment_id)]
+
+
+def block_of(messages: list, fragment_id: str) -> tuple[int, ...]:
+    """The innermost block holding every element ``fragment_id`` drew (a fragment's own and, when it
+    reruns, those of the fragments it calls go there)."""
+    paths = delta_paths(messages, fragment_id)
+    common = tuple(os.path.commonprefix(paths)) if paths else ()
+    return common[:-1] if len(paths) == 1 else common
 
 
 def elements(messages: list, kind: str) -> list:
@@ -89,7 +105,9 @@ def rerun_each_section(at, stem: str, sections: dict, set_value) -> dict[str, tu
         set_value(at, key, value)
         sent = run_fragment(at, fragment)
         assert not at.exception, key
-        assert {d.fragment_id for d in deltas(sent)} == {fragment}, key  # nothing outside the section
+        assert fragment in {d.fragment_id for d in deltas(sent)}, key
+        block = block_of(sent, fragment)  # nothing outside the section (a fragment inside it may run too)
+        assert block and all(path[:len(block)] == block for path in delta_paths(sent)), key
         out[key] = (fragment, whole, sent)
     assert len({fragment for fragment, _, _ in out.values()}) == len(sections)
     return out
