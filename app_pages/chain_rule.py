@@ -47,9 +47,9 @@ def model_label(choice: str) -> str:
     return neural_labels.get(choice) or method_label(choice)
 
 
-def scored() -> None:
-    """Model, order, sentence and the open part scored from them (ui/sections.py: only the open tab
-    runs): a fragment in normal view, its controls rerun only this."""
+def scored(part: str | None) -> None:
+    """Model, order, sentence and the open ``part`` scored from them (ui/sections.py: only the open tab
+    runs, under the tab bar, drawn before): a fragment in normal view, its controls rerun only this."""
     c1, c2 = st.columns(2)
     choices = list(METHODS) + list(neural)
     default_method = query_param("method", "modified-kn", choices=choices)
@@ -75,7 +75,7 @@ def scored() -> None:
     scores = model.sentence_logprobs(tokens) if tokens else None
     if scores is None:
         st.warning(tr("chain_rule.empty"))
-    deck.parts({"chain": lambda: chain(scores, span), "perplexity": lambda: perplexity(scores)})
+    deck.parts({"chain": lambda: chain(scores, span), "perplexity": lambda: perplexity(scores)}, open_part=part)
 
 
 def chain(scores: TokenLogProbs | None, span: int | None) -> None:
@@ -121,5 +121,5 @@ def perplexity(scores: TokenLogProbs | None) -> None:
     deck.chart(chart(running_perplexity_figure, scores, lang=lang()), "running-perplexity", right)
 
 
-deck.fragment(scored, "chain_rule")()
+deck.fragment(scored, "chain_rule")(deck.tabs())
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

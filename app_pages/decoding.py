@@ -91,9 +91,10 @@ def sweep_part(score, vocab, end, k: int, max_len: int, alpha: float) -> None:
     deck.table(sweep, "beam-sweep")
 
 
-def settings_and_parts() -> None:
-    """Source, beam width, length limit, α and all that follows from them (a fragment: they rerun the
-    page body, not the sidebar); the sidebar's teaching tools are drawn after it, by the whole-page run."""
+def settings_and_parts(part: str | None) -> None:
+    """Source, beam width, length limit, α and the open ``part`` (under the tab bar, drawn before) with
+    all that follows from them (a fragment: they rerun this, not the tab bar or the sidebar); the
+    sidebar's teaching tools are drawn after it, by the whole-page run."""
     neural_lm = session_models().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
     sources = (["textbook", "ngram"] + (["neural"] if neural_lm else [])
                + (["seq2seq"] if shipped_models() else []))
@@ -153,8 +154,8 @@ def settings_and_parts() -> None:
                                lp=best.logprob))
     deck.settings()
     deck.parts({"search": lambda: search_part(tree, greedy, vocab, k, max_len, alpha),
-                "sweep": lambda: sweep_part(score, vocab, end, k, max_len, alpha)})
+                "sweep": lambda: sweep_part(score, vocab, end, k, max_len, alpha)}, open_part=part)
 
 
-deck.fragment(settings_and_parts, "decoding_settings")()
+deck.fragment(settings_and_parts, "decoding_settings")(deck.tabs())
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -197,9 +197,10 @@ def continuation() -> None:
                                  "N1+(• w)": cc.continuation[idx]}), f"top-by-{key}", col)
 
 
-def settings_and_parts() -> None:
-    """Order, δ and D and all that follows from them (a fragment: they rerun the page body, not the
-    sidebar); the sidebar's teaching tools are drawn after it, by the whole-page run."""
+def settings_and_parts(part: str | None) -> None:
+    """Order, δ and D and the open ``part`` (under the tab bar, drawn before) with all that follows from
+    them (a fragment: they rerun this, not the tab bar or the sidebar); the sidebar's teaching tools
+    are drawn after it, by the whole-page run."""
     c1, c2, c3 = st.columns(3)
     order = c1.slider(tr("ngram.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="ngram_order")
     delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0, lo=0.01, hi=2.0), 0.01, key="ngram_delta")
@@ -220,8 +221,8 @@ def settings_and_parts() -> None:
         deck.fragment(samples, "ngram_samples")(models)
 
     deck.parts({"words": words, "sparsity": lambda: sparsity_and_grid(delta, d), "continuation": continuation,
-                "sample": sampled}, keep=KEPT)  # and the questions: a tab, or the question slides
+                "sample": sampled}, keep=KEPT, open_part=part)  # and the questions: a tab, or the question slides
 
 
-deck.fragment(settings_and_parts, "ngram_settings")()
+deck.fragment(settings_and_parts, "ngram_settings")(deck.tabs(keep=KEPT))
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -6,6 +6,7 @@ import pytest
 from lmcore.i18n import t
 from lmcore.teaching.course import part_label_key
 from tests.apptest_helpers import errors, run_page, show_part
+from tests.fragments import deltas, fragment_of, run_fragment, sent_messages
 from ui.navigation import PARTS
 
 
@@ -44,6 +45,23 @@ def test_the_open_part_is_drawn_under_the_tab_bar_not_in_its_panel(stem, control
     assert errors(at) == [] and at.tabs
     assert all(len(tab.children) == 0 for tab in at.tabs)
     assert at.slider(key=control).value is not None  # the open part ran, outside the panels
+
+
+@pytest.mark.parametrize("stem, control, value", [("ngram", "ngram_order", 4), ("decoding", "decoding_k", 3),
+                                                   ("chain_rule", "chain_order", 4)])
+def test_a_move_of_a_setting_above_the_parts_does_not_send_the_tab_bar_again(stem, control, value):
+    """Settings that every part follows are drawn under the tab bar, in a fragment with the open part
+    (ui/teaching.py's ``tabs``): the bar stays out of the fragment, so a move does not resend it."""
+    at = run_page(stem, "en")
+    with sent_messages() as whole:
+        at.run()
+    tab_bars = [d for d in deltas(whole) if d.WhichOneof("type") == "add_block"
+                and d.add_block.WhichOneof("type") == "tab_container"]
+    assert len(tab_bars) == 1 and tab_bars[0].fragment_id == ""
+    at.slider(key=control).set_value(value)
+    sent = run_fragment(at, fragment_of(whole, control))
+    assert errors(at) == [] and sent and not any(d.WhichOneof("type") == "add_block"
+                                                 and d.add_block.WhichOneof("type") == "tab_container" for d in deltas(sent))
 
 
 def test_a_bad_part_in_a_link_opens_the_first_with_a_notice():
