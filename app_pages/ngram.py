@@ -224,5 +224,5 @@ def settings_and_parts(part: str | None) -> None:
                 "sample": sampled}, keep=KEPT, open_part=part)  # and the questions: a tab, or the question slides
 
 
-deck.fragment(settings_and_parts, "ngram_settings")(deck.tabs(keep=KEPT))
+deck.fragment(settings_and_parts, "ngram_settings")(deck.tabs())
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -48,34 +48,24 @@ def _tab_to_address(key: str, names: Sequence[str], labels: Sequence[str]) -> No
         st.query_params["part"] = names[list(labels).index(label)]
 
 
-def part_tabs(page: str, keep: Sequence[str] = ()) -> str | None:
+def part_tabs(page: str) -> str:
     """The tab bar ``parts.<page>.<name>`` (:func:`part_label_key`; names: :data:`ui.navigation.PARTS`)
-    alone; returns the name of the part the address names (``?part=``, else the first): the part to run
-    (:func:`show_part`), under the bar."""
+    alone; returns the name of the part the address names (``?part=``, else the first), the open tab:
+    the part to run under the bar (:func:`show_part`)."""
     names = list(PARTS[page])
-    keep_widget_values(keep)
     labels = [tr(part_label_key(page, name)) for name in names]
     key = f"part_{page}"
     wanted = query_param("part", names[0], choices=names)
     set_query_params(part=wanted)  # a bad or missing part: the address names the one shown
     st.session_state[key] = labels[names.index(wanted)]  # the address decides, not the last click
-    tabs = st.tabs(labels, key=key, on_change=_tab_to_address, args=(key, names, labels))
-    return next((name for name, tab in zip(names, tabs) if tab.open), None)
+    st.tabs(labels, key=key, on_change=_tab_to_address, args=(key, names, labels))
+    return wanted
 
 
-def show_part(page: str, parts: Mapping[str, Callable[[], object]], name: str | None) -> str | None:
+def show_part(page: str, parts: Mapping[str, Callable[[], object]], name: str) -> None:
     """Runs the part ``name`` of ``parts`` (their names: :data:`ui.navigation.PARTS`) under the tab bar,
-    not in its panel; returns its name."""
+    not in its panel."""
     if tuple(parts) != PARTS[page]:
         raise KeyError(f"{page}'s parts {list(parts)} are not ui.navigation.PARTS[{page!r}]")
-    if name is None:
-        return None
     with st.container(key=f"part_body_{page}"):
         parts[name]()
-    return name
-
-
-def show_parts(page: str, parts: Mapping[str, Callable[[], object]], keep: Sequence[str] = ()) -> str | None:
-    """Tabs over the page (:func:`part_tabs`), then the part the address names (:func:`show_part`);
-    returns its name (projector view: ui/teaching.py runs the part of the slide shown instead)."""
-    return show_part(page, parts, part_tabs(page, keep))

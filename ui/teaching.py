@@ -35,7 +35,7 @@ from lmcore.teaching.export import SLIDE, ExportError, export_name, figure_image
 from lmcore.teaching.projector import projector_figure
 from ui.charts import plot, styled_once
 from ui import live_class
-from ui.sections import keep_widget_values, part_tabs, show_part, show_parts
+from ui.sections import keep_widget_values, part_tabs, show_part
 from ui.tables import text_table
 from ui.teaching_questions import lesson_inputs, page_questions, predict_then_reveal
 from ui.teaching_share import share_view, sheet_download
@@ -296,26 +296,26 @@ class Deck:
         elif not self.shown:
             st.info(tr("teaching.slide.empty"))
 
-    def tabs(self, keep: tuple[str, ...] = ()) -> str | None:
+    def tabs(self) -> str | None:
         """The tab bar of the page's parts alone (normal view; ui/sections.py), drawn before the
         fragment of the page's settings, which then runs the open part (:meth:`parts` with ``open_part``):
         outside the fragment, the bar is not sent and drawn again at each move of a setting.
         Returns the open part's name; projector view: draws nothing, None."""
-        return None if self.projector else part_tabs(self.page, keep)
+        return None if self.projector else part_tabs(self.page)
 
     def parts(self, parts: dict[str, Any], keep: tuple[str, ...] = (), open_part: str | None = None) -> str | None:
         """The page's parts as tabs (ui/sections.py), its questions the last; with ``open_part`` (what
-        :meth:`tabs` returned), the bar is drawn already and only that part runs here. In projector
-        view only the part that holds the current slide runs (its other sections hidden), or none on a
-        question slide, then the question slide: a slide costs what its part costs, as a tab does."""
+        :meth:`tabs` returned), the bar is drawn already and only that part runs here. ``keep``: widgets
+        inside the parts whose values outlive the runs that do not draw them. In projector view only
+        the part that holds the current slide runs (its other sections hidden), or none on a question
+        slide, then the question slide: a slide costs what its part costs, as a tab does."""
+        keep_widget_values(keep)
         if not self.projector:
             if self.lesson.topics:
                 parts = {**parts, QUESTIONS_PART: self.questions}
-            if open_part is None:
-                return show_parts(self.page, parts, keep=keep)
-            keep_widget_values(keep)
-            return show_part(self.page, parts, open_part)
-        keep_widget_values(keep)
+            name = open_part or part_tabs(self.page)
+            show_part(self.page, parts, name)
+            return name
         if not self.current.startswith("q:"):
             parts[self.lesson.part_of(self.current)]()
         self.questions()  # closes the last hidden section; a question slide's question
