@@ -6,7 +6,8 @@
 - Every lesson page has at least three predict-then-reveal questions whose answer (the working the
   reveal prints) is nowhere in the page's HTML or text until its Reveal button is pressed.
 - 390×844 (a phone), on every lesson page: nothing reaches past the screen's right edge unless it is
-  inside a box that scrolls sideways, and no chart's x tick labels run into each other.
+  inside a box that scrolls sideways, no chart's x tick labels run into each other, and no value
+  written on a bar is shrunk to fit it below a readable size (it is hidden instead: the hover has it).
 Screenshots of both sizes go to screenshots/.
 """
 from __future__ import annotations
@@ -81,6 +82,15 @@ TICKS_COLLIDE = r"""() => [...document.querySelectorAll('[data-testid="stMain"] 
     }
   }
   return bad;
+})"""
+
+
+# Values written on bars that Plotly shrank to fit a bar's width below a readable size (a box under
+# 12 px high: text under ~10 px). A 16 px box is the 13 px text at its own size.
+BAR_TEXT_SHRUNK = """() => [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')].flatMap(plot => {
+  const title = (plot.querySelector('.gtitle') || {}).textContent || '?';
+  return [...plot.querySelectorAll('text.bartext')].filter(t => t.textContent.trim() && t.getBoundingClientRect().width)
+    .map(t => t.getBoundingClientRect().height).filter(h => h < 12).map(h => `${title}: ${h.toFixed(1)} px`);
 })"""
 
 
@@ -226,6 +236,7 @@ def test_nothing_is_cut_off_on_a_phone(tabs, stem, lang):
     assert page.evaluate(CUT_OFF) == [], stem
     assert page.evaluate(TITLES_CUT) == [], stem
     assert page.evaluate(TICKS_COLLIDE) == [], stem
+    assert page.evaluate(BAR_TEXT_SHRUNK) == [], stem
     screenshot(page, f"lesson-phone-{stem}-{lang}")
 
 

@@ -130,9 +130,14 @@ def log_axis(fig: go.Figure, axis: str = "y", values: Sequence[float] | None = N
     return fig
 
 
+BAR_TEXT_MIN_PX = 10
+"""The smallest value written on a bar: Plotly shrinks one to the bar's width (to 6 px on a phone's
+narrow bars); one that would be smaller is hidden instead (its hover still says it)."""
+
+
 def readable(fig: go.Figure) -> go.Figure:
     """Dark 13 px tick text and dark axis titles on every axis (and colour bar) of ``fig``; dark
-    text on bars and markers; Chinese y-axis titles upright (:func:`upright_y_titles`); margins that
+    text on bars and markers, a bar's value never below :data:`BAR_TEXT_MIN_PX`; Chinese y-axis titles upright (:func:`upright_y_titles`); margins that
     already fit the labels (:func:`fit_margins`: Plotly does not draw the chart a second time to widen them)."""
     with fig.batch_update():  # set on each axis: a third of update_xaxes/update_yaxes's time
         for axis in (*fig.select_xaxes(), *fig.select_yaxes()):
@@ -142,4 +147,6 @@ def readable(fig: go.Figure) -> go.Figure:
             trace.colorbar.tickfont = TICK_FONT
         if trace.type in ("bar", "scatter") and trace.text is not None and trace.textfont.color is None:
             trace.textfont.color = TICK_FONT["color"]  # values over bars, token labels
+    if fig.layout.uniformtext.minsize is None and any(tr.type == "bar" and tr.text is not None for tr in fig.data):
+        fig.layout.uniformtext = dict(minsize=BAR_TEXT_MIN_PX, mode="hide")
     return fit_margins(upright_y_titles(fig))
