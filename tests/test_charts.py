@@ -138,28 +138,51 @@ def test_a_chart_keeps_its_element_when_its_figure_changes(monkeypatch):
     assert [spec["data"][0]["y"] for _, spec in before][:2] == [[0, 1], [2, 1]]
 
 
+# Counts the reads of a chart box's size (ui/plotly_element.js's box: class stPlotlyChart). Read while a
+# run is changing the page, a size makes the browser lay out the whole page there and then.
+BOX_READS = """
+window.__boxReads = 0;
+for (const name of ['clientWidth', 'clientHeight']) {
+  const own = Object.getOwnPropertyDescriptor(Element.prototype, name);
+  Object.defineProperty(Element.prototype, name, {configurable: true, get() {
+    if (this.classList && this.classList.contains('stPlotlyChart')) window.__boxReads += 1;
+    return own.get.call(this);
+  }});
+}
+"""
+
+
 @pytest.mark.browser
 def test_a_move_draws_the_chart_once_in_the_browser(browser):
     """bench/one_slider_app.py in Chromium: each slider move draws the element's chart once, on the
     plot it has, at its container's width, with the modebar's PNG export and Fullscreen buttons as
     st.plotly_chart's, and nothing is fetched from another server; st.plotly_chart, counted the same
-    way, made a new plot and drew it twice."""
+    way, made a new plot and drew it twice. The element's moves read no size of its box (its resize
+    observer tells it when the box changed: a narrower window narrows the plot): no layout forced in the
+    middle of a run."""
     import tests.browser_server  # noqa: F401 - puts bench/ on the path
     from latency_browser import Tab
     from streamlit_process import streamlit_process
 
     with streamlit_process(ROOT, script="bench/one_slider_app.py") as (url, _):
-        counted, elsewhere = {}, []
+        counted, elsewhere, reads = {}, [], {}
         for kind in ("element", "plotly"):
             tab = Tab(browser)
+            tab.context.add_init_script(BOX_READS)
             tab.page.on("request", lambda request: None if request.url.startswith((url, "blob:", "data:")) else elsewhere.append(request.url))
             tab.open(f"{url}/?chart={kind}")
             tab.page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg')  # plotly.js loaded and drawn
             counted[kind] = []
+            tab.page.evaluate("window.__boxReads = 0")
             for step in range(3):
                 tab.draws()
                 tab.move("k", "slider", step)
                 counted[kind].append(tab.draws())
+            reads[kind] = tab.page.evaluate("window.__boxReads")
+            tab.page.set_viewport_size({"width": 500, "height": 1000})  # a narrower window: the plot follows its box
+            tab.page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+                .every(gd => gd._fullLayout && gd._fullLayout.width === gd.parentElement.clientWidth && gd._fullLayout.width < 500)""",
+                                       timeout=20_000)
             drawn = tab.page.evaluate("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
                 .map(gd => [gd._fullLayout.width, gd.parentElement.clientWidth, gd._fullLayout.title.text,
                             gd.querySelectorAll('.modebar-btn[data-title="Download plot as a PNG"]').length
@@ -169,6 +192,7 @@ def test_a_move_draws_the_chart_once_in_the_browser(browser):
             assert drawn[0][2] == "Next word, k = 11", kind  # 10 → 11 → 10 → 11
             assert elsewhere == [], kind
     assert all(c["draws"] == 1 and c["made"] == 0 and c["calls"] == {"react": 1} for c in counted["element"]), counted
+    assert reads["element"] == 0, reads  # its box's size comes from its resize observer, not read mid-run
     assert all(c["draws"] == 2 and c["made"] == 1 for c in counted["plotly"]), counted
 
 

@@ -44,10 +44,16 @@ function decode(data) {
 }
 
 // The plot's size: its box's width (0 in a hidden tab) and the figure's height, or the screen's in full screen.
+// The box as the observer last saw it (gd.lmBox, read in its callback, after a layout: free); before its
+// first callback (at mount), read now. Read during a page's run it would lay out the whole page there
+// and then, between React's changes of the other elements: once more per move and chart.
 function size(gd) {
+  const box = gd.lmBox || measure(gd);
+  return {width: box.width, height: document.fullscreenElement === gd.parentElement ? box.height : gd.lmHeight};
+}
+function measure(gd) {
   const box = gd.parentElement;
-  const full = document.fullscreenElement === box;
-  return {width: Math.floor(box.clientWidth), height: full ? Math.floor(box.clientHeight) : gd.lmHeight};
+  return {width: Math.floor(box.clientWidth), height: Math.floor(box.clientHeight)};
 }
 
 // A title wider than its plot (a phone) is broken into lines at spaces (between any two Chinese
@@ -141,7 +147,7 @@ async function draw(gd) {
       let layout = {...(spec.layout || {})}, data = spec.data || [];
       const narrow = spec.lmNarrow || null;
       gd.lmSpec = narrow ? structuredClone(spec) : null; // drawn again when the width crosses narrow.below
-      gd.lmNarrow = isNarrow(narrow, Math.floor(gd.parentElement.clientWidth));
+      gd.lmNarrow = isNarrow(narrow, size(gd).width);
       if (gd.lmNarrow) {
         layout = merged(layout, narrow.layout || {});
         data = merged(data, narrow.data || []);
@@ -161,7 +167,10 @@ async function draw(gd) {
   } finally {
     gd.lmDrawing = false;
   }
-  resize(gd); // the box may have changed size while Plotly drew
+  if (gd.lmResized) { // the box changed size while Plotly drew
+    gd.lmResized = false;
+    resize(gd);
+  }
 }
 
 // Same data (the datarevision: ui/charts.py's spec), so Plotly.react will not compute the axes' ranges
@@ -214,7 +223,11 @@ function mount(parentElement) {
   gd.className = "lmlab-plot";
   box.appendChild(gd);
   parentElement.appendChild(box);
-  gd.lmObserver = new ResizeObserver(() => resize(gd));
+  gd.lmObserver = new ResizeObserver(() => {
+    gd.lmBox = measure(gd);
+    if (gd.lmDrawing) gd.lmResized = true;
+    else resize(gd);
+  });
   gd.lmObserver.observe(box);
   return gd;
 }
