@@ -37,6 +37,8 @@ CONNECTIVITY_LENGTHS = (8, 40)  # tokens of a training sentence for the connecti
 CLIFF_W, CLIFF_B = (0.0, 12.0), (-8.0, 2.0)
 CLIFF_RESOLUTION = 100
 CLIFF_STEPS = 150
+# an expander has no persist_state: its open state is written back by ui/sections.py while its tab is closed
+KEPT = ("grad_formula_open",)
 CLIFF_LRS = [0.002, 0.005, 0.01, 0.02, 0.05, 0.1]
 FINAL_WINDOW = 20  # the clipping run's "final loss" is the mean over its last steps
 
@@ -150,23 +152,30 @@ def curves(cells: list, spec: CellSpec, T: int, input_scale: float, n_seeds: int
         if overflow.size:
             st.warning(tr("gradients.theory_overflow_msg", k=int(overflow[0])))
 
-        with st.expander(tr("gradients.formula_header"), expanded=False):
-            formula(r"\frac{\partial J^{(t)}}{\partial h^{(k)}} = \frac{\partial J^{(t)}}{\partial h^{(t)}}"
-                     r"\prod_{j=k+1}^{t} W_h^T \,\mathrm{diag}\!\left(\sigma'(z^{(j)})\right),\qquad"
-                     r"\Big\|\prod_{j=k+1}^{t} W_h^T \,\mathrm{diag}(\sigma'(z^{(j)}))\Big\| \le (\sigma_1\gamma)^{t-k}")
-            d = st.slider(tr("gradients.distance_pick"), 0, T - 1, min(10, T - 1), key="grad_d")
-            bound = float(theory_line(sigma1, gamma, np.array([d]))[0])
-            prod = product_at(spec, T, input_scale, d)
-            if "rnn" in bands:
-                st.markdown(tr("gradients.formula_note", d=d, prod=prod, bound=bound,
-                               meas=bands["rnn"].curves[0].norm_h[d]))
-            else:
-                st.markdown(tr("gradients.formula_note_no_rnn", d=d, prod=prod, bound=bound))
+        box = st.expander(tr("gradients.formula_header"), key="grad_formula_open", on_change="rerun")
+        if box.open:  # runs only when open: closed, a move of the scale sends neither the distance's slider nor its note
+            with box:
+                product_and_bound(spec, T, input_scale, sigma1, gamma, bands)
 
     if with_why:
         deck.section("why")
         st.header(tr("gradients.panels.header"))
         why_panels(spec, T, input_scale)
+
+
+def product_and_bound(spec: CellSpec, T: int, input_scale: float, sigma1: float, gamma: float, bands: dict) -> None:
+    """The product of Jacobians and its bound (σ₁γ)^(t−k), at a distance the student picks."""
+    formula(r"\frac{\partial J^{(t)}}{\partial h^{(k)}} = \frac{\partial J^{(t)}}{\partial h^{(t)}}"
+             r"\prod_{j=k+1}^{t} W_h^T \,\mathrm{diag}\!\left(\sigma'(z^{(j)})\right),\qquad"
+             r"\Big\|\prod_{j=k+1}^{t} W_h^T \,\mathrm{diag}(\sigma'(z^{(j)}))\Big\| \le (\sigma_1\gamma)^{t-k}")
+    d = st.slider(tr("gradients.distance_pick"), 0, T - 1, min(10, T - 1), key="grad_d")
+    bound = float(theory_line(sigma1, gamma, np.array([d]))[0])
+    prod = product_at(spec, T, input_scale, d)
+    if "rnn" in bands:
+        st.markdown(tr("gradients.formula_note", d=d, prod=prod, bound=bound,
+                       meas=bands["rnn"].curves[0].norm_h[d]))
+    else:
+        st.markdown(tr("gradients.formula_note_no_rnn", d=d, prod=prod, bound=bound))
 
 
 @st.fragment
@@ -303,5 +312,6 @@ curves_part = sectioned("curves", lambda: deck.fragment(curves_section)(with_why
 deck.parts({"curves": curves_part,
             "why": curves_part if deck.projector else why_section,  # projector: drawn under the curves' controls
             "connectivity": sectioned("connectivity", lambda: connectivity_section(corpus)),
-            "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))})
+            "clipping": clipping_section, "run": sectioned("run", lambda: clip_run_section(corpus))},
+           keep=KEPT)
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -93,6 +93,8 @@ CONTROLS = {  # part (tab) → its controls
 
 def test_every_control_changes_the_page():
     at = run_page("gradients", "en", query={"corpus": "synthetic"})
+    at.session_state["grad_formula_open"] = True  # the distance's slider is in the formula's expander, drawn when open
+    at.run()
     for part, kind, key, value in [(part, *c) for part, controls in CONTROLS.items() for c in controls]:
         show_part(at, "gradients", part)
         before = page_output(at)
@@ -121,6 +123,21 @@ def test_each_section_reruns_alone():
     for key, (_, whole, sent) in rerun_each_section(at, "gradients", SECTIONS, move).items():
         assert len(elements(sent, "plotly_chart")) == SECTIONS[key][2], key
         assert payload_bytes(sent) < payload_bytes(whole), key
+
+
+
+def test_the_formula_expander_runs_only_when_open():
+    """Closed (as it opens), the product-and-bound expander sends nothing a move of the scale would redraw:
+    no formula, no distance slider, no note; opened, it shows the note for the distance picked."""
+    at = run_page("gradients", "en", query={"corpus": "synthetic"})
+    with sent_messages() as sent:
+        at.slider(key="grad_scale").set_value(1.5).run()
+    assert "grad_d" not in {s.key for s in at.slider} and errors(at) == []
+    assert elements(sent, "latex") == []  # no formula sent
+    at.session_state["grad_formula_open"] = True
+    at.run()
+    at.slider(key="grad_d").set_value(5).run()
+    assert errors(at) == [] and [m.value for m in at.markdown if "distance T − k = 5:" in m.value]
 
 
 TINY_UPLOADS = [

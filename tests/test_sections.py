@@ -82,6 +82,8 @@ def test_switching_the_language_keeps_the_open_part():
 
 def test_a_closed_tab_keeps_its_controls_and_a_range_that_changed_starts_afresh():
     at = run_page("gradients", "en", query={"corpus": "synthetic"})
+    at.session_state["grad_formula_open"] = True  # the curves' formula expander (drawn only when open): kept open
+    at.run()
     at.slider(key="grad_scale").set_value(1.5).run()
     show_part(at, "gradients", "clipping")
     at.slider(key="cliff_threshold").set_value(5.0).run()
