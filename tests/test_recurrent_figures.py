@@ -51,7 +51,10 @@ def test_vanishing_curves_mark_underflow_and_lstm_cell_path():
 def test_connectivity_escapes_tokens_and_normalises_rows():
     fig = connectivity_figure(["</s>", "a", "<unk>", "b"], {"rnn": np.array([1e-3, 1e-1, 1.0])}, "<b>")
     spec = _finite_json(fig)
-    assert spec["data"][0]["text"][0] == ["&lt;/s&gt;", "a", "&lt;unk&gt;", "b"]
+    assert spec["data"][0]["text"][0] == ["&lt;/s&gt;", "a", "&lt;unk&gt;", "b"]  # in the hover
+    assert "texttemplate" not in spec["data"][0]  # not in the cells: Plotly shrank them there (6 px at 1280×720)
+    axis = spec["layout"]["xaxis"]
+    assert axis["ticktext"] == ["&lt;/s&gt;", "a", "&lt;unk&gt;", "b"] and axis["tickvals"] == spec["data"][0]["x"] == [1, 2, 3, 4]
     assert spec["data"][0]["z"][0][:3] == pytest.approx([-3.0, -1.0, 0.0])
     assert "&lt;b&gt;" in spec["layout"]["title"]["text"]
 

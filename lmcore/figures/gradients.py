@@ -11,6 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
+from lmcore.figures.placement import token_axis
 
 from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
@@ -18,6 +19,7 @@ from lmcore.recurrent.cliff import LossSurface, Trajectory
 from lmcore.recurrent.clip_run import TrainingLog
 from lmcore.recurrent.gradient_flow import SeedBand, regime, theory_line
 
+CONNECTIVITY_WIDTH = 460  # px: the connectivity map's plotting area at 1280×720 (its colour bar beside it)
 COLOURS = {"rnn": "#1f77b4", "lstm": "#d62728", "gru": "#2ca02c", "theory": "#555555"}
 
 
@@ -118,25 +120,27 @@ def per_step_figure(values: np.ndarray, reference: float, kind: str, lang: str =
 def connectivity_figure(tokens: list[str], norms: dict[str, np.ndarray], target: str,
                         lang: str = "en") -> go.Figure:
     """Distill-style connectivity: input token k shaded by log10 ‖∂J(t)/∂x(k)‖ for the loss of
-    predicting ``target``, one row per model (relative to the row's largest value)."""
+    predicting ``target``, one row per model (relative to the row's largest value). The tokens are
+    the axis's labels, at the axis's size: written in the cells, Plotly shrank them to fit (6 px at
+    1280×720, 3 px on a phone)."""
     rows, text, custom = [], [], []
+    words = [plotly_text(tok) for tok in tokens]
     for values in norms.values():
         logs = np.log10(np.clip(values, 1e-300, None))
         top = logs.max() if logs.size else 0.0
         row = logs - top
         rows.append([float(v) if np.isfinite(v) else None for v in row] + [None] * (len(tokens) - len(row)))
-        text.append([plotly_text(tok) for tok in tokens])
+        text.append(words)
         custom.append([f"{v:.2e}" for v in values] + [""] * (len(tokens) - len(values)))
     fig = go.Figure(go.Heatmap(
-        z=rows, x=list(range(len(tokens))), y=[m.upper() for m in norms], text=text, texttemplate="%{text}",
-        customdata=custom, hovertemplate="%{text}: %{customdata}<extra></extra>", colorscale="Blues",
+        z=rows, x=list(range(1, len(tokens) + 1)), y=[m.upper() for m in norms], text=text, customdata=custom,
+        hovertemplate="k = %{x} · %{text}: %{customdata}<extra></extra>", colorscale="Blues",
         zmin=-6, zmax=0, colorbar=dict(title=t("gradients.fig.conn_colour", lang)), xgap=2, ygap=6,
     ))
-    height = 260
+    height = 300  # the slanted words under the map take ~60 px of it
     fig.update_layout(
         title=t("gradients.fig.conn_title", lang, word=plotly_text(target)),
-        xaxis=dict(title=t("gradients.fig.conn_axis", lang), tickmode="array", tickvals=list(range(len(tokens))),
-                   ticktext=[str(k + 1) for k in range(len(tokens))]),
+        xaxis=dict(title=t("gradients.fig.conn_axis", lang), **token_axis(tokens, CONNECTIVITY_WIDTH, labels=words)),
         yaxis=dict(title=t("gradients.fig.conn_model", lang)), margin=dict(t=60, b=40), height=height,
         # on a phone (ui/plotly_element.js): the colour bar lies under the map, not beside it, where it
         # and its title took all but ~40 px of the width from the map

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
-from lmcore.figures.placement import token_ticks
+from lmcore.figures.placement import token_axis
 
 from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
@@ -27,13 +27,9 @@ def _labels(symbols: Sequence[str]) -> list[str]:
 
 
 def _token_axis(symbols: Sequence[str], max_ticks: int = 60) -> dict:
-    """An x axis of integer positions with the tokens as tick text (repeated labels stay apart),
-    horizontal where they fit or are Chinese, thinned to fit (see :func:`token_ticks`)."""
-    step, horizontal = token_ticks(["␣" if s == " " else str(s) for s in symbols], AXIS_WIDTH, max_ticks)
-    ticks = list(range(0, len(symbols), step))
-    labels = _labels(symbols)
-    return dict(tickmode="array", tickvals=ticks, ticktext=[labels[i] for i in ticks],
-                tickangle=0 if horizontal else -60)
+    """An x axis of positions 0..T−1 with the tokens as tick text (spaces as ␣), thinned to fit (:func:`token_axis`)."""
+    return token_axis(["␣" if s == " " else str(s) for s in symbols], AXIS_WIDTH, labels=_labels(symbols), first=0,
+                      slant=-60, max_ticks=max_ticks)
 
 
 def unit_heatmap(values: np.ndarray, symbols: Sequence[str], units: Sequence[int], title: str,

@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text, plotly_texts
-from lmcore.figures.placement import Frame, place_labels, token_ticks
+from lmcore.figures.placement import Frame, place_labels, token_axis
 from lmcore.figures.style import log_axis, readable
 from lmcore.i18n import t
 from lmcore.lm_protocol import TokenLogProbs
@@ -133,13 +133,9 @@ def _positions(scores: TokenLogProbs) -> tuple[list[int], list[str]]:
 
 
 def _token_axis(scores: TokenLogProbs, width: float, lang: str) -> dict:
-    """Positions 0..T−1 labelled by the tokens x_t (the axis says so): upright where they fit or are
-    Chinese (thinned to fit ``width`` px, see :func:`token_ticks`), Latin words slanted otherwise."""
-    step, horizontal = token_ticks([str(tok) for tok in scores.tokens], width)
-    ticks = list(range(0, len(scores.tokens), step))
-    labels = plotly_texts(scores.tokens)
-    return dict(title=t("chain_rule.fig.token_axis", lang), tickmode="array", tickvals=ticks,
-                ticktext=[labels[i] for i in ticks], tickangle=0 if horizontal else -45)
+    """Positions 0..T−1 labelled by the tokens x_t (the axis says so), thinned to fit ``width`` px (:func:`token_axis`)."""
+    return dict(title=t("chain_rule.fig.token_axis", lang),
+                **token_axis(scores.tokens, width, labels=plotly_texts(scores.tokens), first=0))
 
 
 def chain_rule_bars(scores: TokenLogProbs, lang: str = "en") -> go.Figure:

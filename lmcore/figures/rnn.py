@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lmcore.figures.labels import plotly_text
-from lmcore.figures.placement import token_ticks
+from lmcore.figures.placement import token_axis
 from lmcore.figures.style import HIGHLIGHT, readable
 from lmcore.i18n import t
 
@@ -18,12 +18,8 @@ AXIS_WIDTH = {"hidden": 250, "loss": 320, "bptt": 340, "animation": 380}
 
 
 def _token_axis(tokens: list[str], title: str, width: float) -> dict:
-    """Integer positions 1..T with the tokens as tick labels (repeated tokens stay separate);
-    horizontal where they fit or are Chinese, thinned to fit ``width`` px (see :func:`token_ticks`)."""
-    step, horizontal = token_ticks([str(tok) for tok in tokens], width)
-    ticks = list(range(1, len(tokens) + 1, step))
-    return dict(title=title, tickmode="array", tickvals=ticks,
-                ticktext=[plotly_text(tokens[i - 1]) for i in ticks], tickangle=0 if horizontal else -45)
+    """Integer positions 1..T with the tokens as tick labels, thinned to fit ``width`` px (:func:`token_axis`)."""
+    return dict(title=title, **token_axis(tokens, width, labels=[plotly_text(tok) for tok in tokens]))
 
 
 def hidden_state_heatmap(h: np.ndarray, tokens: list[str], step: int | None = None,

@@ -186,7 +186,7 @@ STRINGS = {
     "gradients.fig.jacobian_axis": ("‖W_hᵀ diag σ'(z(j))‖₂ (log scale)", "‖W_hᵀ diag σ'(z(j))‖₂（对数刻度）"),
     "gradients.fig.conn_colour": ("log10 relative ‖∂J/∂x(k)‖", "log10 相对 ‖∂J/∂x(k)‖"),
     "gradients.fig.conn_title": ("Gradient reaching each input word when predicting “{word}”", "预测“{word}”时传到各输入词的梯度"),
-    "gradients.fig.conn_axis": ("input position k", "输入位置 k"),
+    "gradients.fig.conn_axis": ("input word x(k), position k", "输入词 x(k)（位置 k）"),
     "gradients.fig.conn_model": ("model", "模型"),
     "gradients.fig.lstm_exact": ("‖∂c(t)/∂c(t−1)‖₂ exact", "‖∂c(t)/∂c(t−1)‖₂ 精确值"),
     "gradients.fig.lstm_f": ("‖diag f(t)‖₂ (notes)", "‖diag f(t)‖₂（讲义）"),
