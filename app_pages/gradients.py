@@ -37,10 +37,10 @@ CONNECTIVITY_LENGTHS = (8, 40)  # tokens of a training sentence for the connecti
 CLIFF_W, CLIFF_B = (0.0, 12.0), (-8.0, 2.0)
 CLIFF_RESOLUTION = 100
 CLIFF_STEPS = 150
-# an expander has no persist_state: its open state is written back by ui/sections.py while its tab is closed
-KEPT = ("grad_formula_open",)
 CLIFF_LRS = [0.002, 0.005, 0.01, 0.02, 0.05, 0.1]
 FINAL_WINDOW = 20  # the clipping run's "final loss" is the mean over its last steps
+# an expander has no persist_state: its open state is written back by ui/sections.py while its tab is closed
+KEPT = ("grad_formula_open",)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

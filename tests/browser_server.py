@@ -174,6 +174,11 @@ def open_test_app(browser, script: str, ready: str):
             page.close()
 
 
+# (plot, selector) → the texts of ``selector`` in a Plotly plot that are drawn in a box under 12 px high:
+# text under ~10 px, too small to read (13 px text, the charts' own size, is drawn in a 16 px box).
+SMALL_TEXT = """(plot, selector) => [...plot.querySelectorAll(selector)]
+  .filter(t => t.textContent.trim() && t.getBoundingClientRect().width && t.getBoundingClientRect().height < 12)
+  .map(t => `${t.textContent}: ${t.getBoundingClientRect().height.toFixed(1)} px`)"""
 CONNECTED = "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
 RELOAD_AFTER_MS = 60_000
 

@@ -318,7 +318,7 @@ def test_heat_maps_have_no_text_over_text_and_room_to_draw(browser, app_server, 
     other. No text in a map or under it is drawn under ~10 px (a box under 12 px high): the connectivity
     map's words, written in its cells, were 6 px on a laptop and 3 px on a phone. One tab goes from map
     to map (the language is the session's: a tab per language)."""
-    from tests.browser_server import move_to, open_page
+    from tests.browser_server import SMALL_TEXT, move_to, open_page
 
     phone = screen == "phone"
     page = browser.new_page(viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 720},
@@ -336,8 +336,7 @@ def test_heat_maps_have_no_text_over_text_and_room_to_draw(browser, app_server, 
                        && title.textContent; }""", arg=title, timeout=120_000).json_value()
             plot = page.locator(".js-plotly-plot").first
             width, drawn = plot.evaluate("(p) => [p._fullLayout.width, p._fullLayout._size.w]")
-            small = plot.evaluate("""(p) => [...p.querySelectorAll('.heatmaplayer text, .xtick text')]
-                .filter(t => t.textContent.trim() && t.getBoundingClientRect().height < 12).map(t => t.textContent)""")
+            small = plot.evaluate(f"(p) => ({SMALL_TEXT})(p, '.heatmaplayer text, .xtick text')")
             seen[where] = (width, drawn, plot.evaluate(TEXTS_OVERLAP) + small)
     finally:
         page.close()

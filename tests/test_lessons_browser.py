@@ -20,7 +20,7 @@ import pytest
 
 from lmcore.teaching import COURSE, LESSON_OF
 from lmcore.teaching.course import next_lesson, slide_param
-from tests.browser_server import move_to, open_page, screenshot, wait_for_app
+from tests.browser_server import SMALL_TEXT, move_to, open_page, screenshot, wait_for_app
 from ui.navigation import PAGES
 
 pytestmark = pytest.mark.browser
@@ -85,13 +85,9 @@ TICKS_COLLIDE = r"""() => [...document.querySelectorAll('[data-testid="stMain"] 
 })"""
 
 
-# Values written on bars that Plotly shrank to fit a bar's width below a readable size (a box under
-# 12 px high: text under ~10 px). A 16 px box is the 13 px text at its own size.
-BAR_TEXT_SHRUNK = """() => [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')].flatMap(plot => {
-  const title = (plot.querySelector('.gtitle') || {}).textContent || '?';
-  return [...plot.querySelectorAll('text.bartext')].filter(t => t.textContent.trim() && t.getBoundingClientRect().width)
-    .map(t => t.getBoundingClientRect().height).filter(h => h < 12).map(h => `${title}: ${h.toFixed(1)} px`);
-})"""
+# Values written on bars that Plotly shrank to fit a bar's width below a readable size (SMALL_TEXT).
+BAR_TEXT_SHRUNK = f"""() => [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')].flatMap(plot =>
+  ({SMALL_TEXT})(plot, 'text.bartext').map(small => `${{(plot.querySelector('.gtitle') || {{}}).textContent || '?'}}: ${{small}}`))"""
 
 
 @pytest.fixture(scope="module")

@@ -125,7 +125,6 @@ def test_each_section_reruns_alone():
         assert payload_bytes(sent) < payload_bytes(whole), key
 
 
-
 def test_the_formula_expander_runs_only_when_open():
     """Closed (as it opens), the product-and-bound expander sends nothing a move of the scale would redraw:
     no formula, no distance slider, no note; opened, it shows the note for the distance picked."""

@@ -45,18 +45,19 @@ def token_ticks(shown: Sequence[str], width: float, max_ticks: int = 60) -> tupl
     return step, horizontal
 
 
-
 def token_axis(tokens: Sequence[str], width: float, labels: Sequence[str] | None = None, first: int = 1,
                slant: int = -45, max_ticks: int = 60) -> dict:
     """An axis of integer positions ``first``, ``first`` + 1, … with the tokens as tick text (repeated
     tokens stay apart): upright where they fit side by side or are Chinese, thinned to fit ``width``
     px, long Latin ones slanted by ``slant`` degrees (:func:`token_ticks`). ``labels``: what is written
     for each token (escaped for Plotly); by default the tokens."""
-    step, horizontal = token_ticks([str(tok) for tok in tokens], width, max_ticks)
-    shown = [str(tok) for tok in tokens] if labels is None else list(labels)
-    kept = range(0, len(tokens), step)
+    raw = [str(tok) for tok in tokens]
+    step, horizontal = token_ticks(raw, width, max_ticks)
+    shown = raw if labels is None else list(labels)
+    kept = range(0, len(raw), step)
     return dict(tickmode="array", tickvals=[first + i for i in kept], ticktext=[shown[i] for i in kept],
                 tickangle=0 if horizontal else slant)
+
 
 @dataclass(frozen=True)
 class Box:

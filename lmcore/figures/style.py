@@ -137,8 +137,9 @@ narrow bars); one that would be smaller is hidden instead (its hover still says 
 
 def readable(fig: go.Figure) -> go.Figure:
     """Dark 13 px tick text and dark axis titles on every axis (and colour bar) of ``fig``; dark
-    text on bars and markers, a bar's value never below :data:`BAR_TEXT_MIN_PX`; Chinese y-axis titles upright (:func:`upright_y_titles`); margins that
-    already fit the labels (:func:`fit_margins`: Plotly does not draw the chart a second time to widen them)."""
+    text on bars and markers, a bar's value never below :data:`BAR_TEXT_MIN_PX`; Chinese y-axis
+    titles upright (:func:`upright_y_titles`); margins that already fit the labels
+    (:func:`fit_margins`: Plotly does not draw the chart a second time to widen them)."""
     with fig.batch_update():  # set on each axis: a third of update_xaxes/update_yaxes's time
         for axis in (*fig.select_xaxes(), *fig.select_yaxes()):
             axis.tickfont, axis.title.font = TICK_FONT, TITLE_FONT
