@@ -189,3 +189,22 @@ def test_home_imports_the_chart_code_before_any_chart_page(page, app_server):
     wait_for_app(page)
     assert page.evaluate(loaded, plotly_chunk) == 1  # imported once, by home: the page reused it
     assert page.get_by_test_id("stException").count() == 0
+
+
+
+def test_no_frame_around_the_page_can_drive_it(reading_page, app_server):
+    """The app is opened directly, never framed by a host: the server names no origin whose frame may
+    drive it (``client.allowedOrigins``), so the frontend does not listen to its host's messages
+    (Streamlit's default list would let such a frame stop or rerun a student's run, and has the
+    page check the origin of every message it posts itself). Its components' listener stays."""
+    import json
+    from urllib.request import urlopen
+
+    with urlopen(f"{app_server}/_stcore/host-config", timeout=30) as response:
+        assert json.load(response)["allowedOrigins"] == []
+    open_page(reading_page, app_server)
+    cdp = reading_page.context.new_cdp_session(reading_page)
+    window = cdp.send("Runtime.evaluate", {"expression": "window", "objectGroup": "listeners"})["result"]["objectId"]
+    listeners = cdp.send("DOMDebugger.getEventListeners", {"objectId": window})["listeners"]
+    handlers = [entry["handler"].get("description", "") for entry in listeners if entry["type"] == "message"]
+    assert handlers and not [text for text in handlers if "window.parent" in text], handlers
