@@ -48,8 +48,8 @@ def model_label(choice: str) -> str:
 
 
 def scored(part: str | None) -> None:
-    """Model, order, sentence and the open ``part`` scored from them (ui/sections.py: only the open tab
-    runs, under the tab bar, drawn before): a fragment in normal view, its controls rerun only this."""
+    """Model, order, sentence and the open ``part`` scored from them (ui/sections.py: only the open part
+    runs, under the bar of parts, drawn before): a fragment in normal view, its controls rerun only this."""
     c1, c2 = st.columns(2)
     choices = list(METHODS) + list(neural)
     default_method = query_param("method", "modified-kn", choices=choices)
@@ -121,5 +121,5 @@ def perplexity(scores: TokenLogProbs | None) -> None:
     deck.chart(chart(running_perplexity_figure, scores, lang=lang()), "running-perplexity", right)
 
 
-deck.fragment(scored, "chain_rule")(deck.tabs())
+deck.fragment(scored, "chain_rule")(deck.part_bar())
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -92,8 +92,8 @@ def sweep_part(score, vocab, end, k: int, max_len: int, alpha: float) -> None:
 
 
 def settings_and_parts(part: str | None) -> None:
-    """Source, beam width, length limit, α and the open ``part`` (under the tab bar, drawn before) with
-    all that follows from them (a fragment: they rerun this, not the tab bar or the sidebar); the
+    """Source, beam width, length limit, α and the open ``part`` (under the bar of parts, drawn before) with
+    all that follows from them (a fragment: they rerun this, not the bar of parts or the sidebar); the
     sidebar's teaching tools are drawn after it, by the whole-page run."""
     neural_lm = session_models().pick(current_corpus().key, "lstm", "word", defaults=[TrainConfig()])
     sources = (["textbook", "ngram"] + (["neural"] if neural_lm else [])
@@ -157,5 +157,5 @@ def settings_and_parts(part: str | None) -> None:
                 "sweep": lambda: sweep_part(score, vocab, end, k, max_len, alpha)}, open_part=part)
 
 
-deck.fragment(settings_and_parts, "decoding_settings")(deck.tabs())
+deck.fragment(settings_and_parts, "decoding_settings")(deck.part_bar())
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

@@ -39,7 +39,7 @@ CLIFF_RESOLUTION = 100
 CLIFF_STEPS = 150
 CLIFF_LRS = [0.002, 0.005, 0.01, 0.02, 0.05, 0.1]
 FINAL_WINDOW = 20  # the clipping run's "final loss" is the mean over its last steps
-# an expander has no persist_state: its open state is written back by ui/sections.py while its tab is closed
+# an expander has no persist_state: its open state is written back by ui/sections.py while its part is closed
 KEPT = ("grad_formula_open",)
 
 

@@ -26,7 +26,7 @@ from ui.tables import html_table
 from ui.formula_element import formula
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
-# an expander has no persist_state: its open state is written back by ui/sections.py while its tab is closed
+# an expander has no persist_state: its open state is written back by ui/sections.py while its part is closed
 KEPT = ("ngram_formula_open",)
 
 
@@ -198,8 +198,8 @@ def continuation() -> None:
 
 
 def settings_and_parts(part: str | None) -> None:
-    """Order, δ and D and the open ``part`` (under the tab bar, drawn before) with all that follows from
-    them (a fragment: they rerun this, not the tab bar or the sidebar); the sidebar's teaching tools
+    """Order, δ and D and the open ``part`` (under the bar of parts, drawn before) with all that follows from
+    them (a fragment: they rerun this, not the bar of parts or the sidebar); the sidebar's teaching tools
     are drawn after it, by the whole-page run."""
     c1, c2, c3 = st.columns(3)
     order = c1.slider(tr("ngram.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="ngram_order")
@@ -221,8 +221,8 @@ def settings_and_parts(part: str | None) -> None:
         deck.fragment(samples, "ngram_samples")(models)
 
     deck.parts({"words": words, "sparsity": lambda: sparsity_and_grid(delta, d), "continuation": continuation,
-                "sample": sampled}, keep=KEPT, open_part=part)  # and the questions: a tab, or the question slides
+                "sample": sampled}, keep=KEPT, open_part=part)  # and the questions: a part, or the question slides
 
 
-deck.fragment(settings_and_parts, "ngram_settings")(deck.tabs())
+deck.fragment(settings_and_parts, "ngram_settings")(deck.part_bar())
 deck.tools()  # teaching mode: the sidebar's share link and exercise sheet

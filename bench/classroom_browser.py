@@ -37,6 +37,7 @@ SETTLED = """() => {
 }"""
 NO_RUN_AFTER_MS = 2000  # an action that starts no run within this time changed nothing
 CLICK_TIMEOUT_MS = 15000  # a control that cannot be clicked for this long is a client error
+PART_BAR = "[data-testid='stButtonGroup']:has([role='radiogroup'][aria-required='true'])"  # ui/sections.py
 
 
 class BrowserStudent:
@@ -177,13 +178,14 @@ class BrowserStudent:
         except Exception as error:  # noqa: BLE001
             raise SettleTimeout(f"page not settled within {self.timeout:.0f} s") from error
 
-    async def open_tab(self, labels: set[str]) -> bool:
-        """Click the page's tab labelled one of ``labels`` (if not open yet); False if there is none."""
+    async def open_part(self, labels: set[str]) -> bool:
+        """Click the page's part labelled one of ``labels`` in its bar of parts (ui/sections.py: a
+        segmented control, its buttons radios) if not open yet; False if there is none."""
         for label in labels:
-            tab = self.page.get_by_role("tab", name=label, exact=True)
-            if await tab.count():
-                if await tab.first.get_attribute("aria-selected") != "true":
-                    await tab.first.click()
+            button = self.page.locator(PART_BAR).get_by_role("radio", name=label, exact=True)
+            if await button.count():
+                if await button.first.get_attribute("aria-checked") != "true":
+                    await button.first.click()
                     await self.quiet()
                 return True
         return False

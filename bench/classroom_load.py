@@ -36,7 +36,7 @@ file held after the last student closed (``--uploads-gone-limit`` seconds at mos
 ``uploads_held_while_open``: how many of the uploads shown on their Corpus page the server was seen
 holding (its held bytes at least the file's size) right after, its session still open. Students act every ``--think`` 2-8 s: 40 % page
 changes, 60 % control moves (every keyed widget but training recipes, free text and the uploader;
-the page's tabs too: opening another part of a page).
+the page's bar of parts too: opening another part of a page).
 A planned upload or training happens even after the deadline, so what a run does is the same on a
 fast or a busy machine; ``--settle-timeout`` makes a page that does not settle an error.
 """
@@ -61,7 +61,7 @@ from server.warmup import IDLE_SECONDS  # noqa: E402
 from lmcore.i18n import t  # noqa: E402
 from classroom_ws import WsStudent  # noqa: E402
 
-PREVIEW_TABS = {t("parts.corpus.preview", lang) for lang in ("en", "zh")}  # the Corpus page's text (ui/sections.py)
+PREVIEW_PART = {t("parts.corpus.preview", lang) for lang in ("en", "zh")}  # the Corpus page's text (ui/sections.py)
 UPLOAD_KINDS = ("en", "zh", "big")
 STEPS_SLIDERS = {"lstm_train": "lstm_steps", "seq2seq_train": "seq2seq_train_steps"}
 
@@ -158,10 +158,10 @@ class Student:
 
     async def check_upload(self, name: str, marker: str, size: int) -> bool:
         """On the Corpus page after an upload: the student's own marker is in the text's preview."""
-        try:  # the page is in tabs: the student opens the text's one (another may be open since a move)
-            await self.client.open_tab(PREVIEW_TABS)
+        try:  # the page is in parts: the student opens the text's one (another may be open since a move)
+            await self.client.open_part(PREVIEW_PART)
         except SettleTimeout as error:
-            self.rec.error(self.i, "settle", f"Corpus page's text tab after the upload: {error}")
+            self.rec.error(self.i, "settle", f"Corpus page's text part after the upload: {error}")
             return True
         shown = in_preview = False
         for attempt in range(2):  # a run the server starts by itself (a training that ended) redraws the page

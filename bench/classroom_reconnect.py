@@ -110,8 +110,8 @@ class ReconnectingStudent(WsStudent):
     async def upload(self, name: str, data: bytes, resend: bool = False) -> float | None:
         return await self._carry_on(super().upload, name, data, resend)
 
-    async def open_tab(self, labels: set[str]) -> bool | None:
-        return await self._carry_on(super().open_tab, labels)
+    async def open_part(self, labels: set[str]) -> bool | None:
+        return await self._carry_on(super().open_part, labels)
 
     async def quiet(self) -> None:
         return await self._carry_on(super().quiet)

@@ -3,20 +3,7 @@ id, and pick a new value for it as the frontend would send it (used by classroom
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-
 from streamlit.proto.WidgetStates_pb2 import WidgetState
-
-
-@dataclass
-class Tabs:
-    """A page's stateful tabs as a widget: its id and the tab labels (its values). ``disabled`` and
-    ``form_id`` make it look like a widget proto to the control picker."""
-
-    id: str
-    labels: list[str]
-    disabled: bool = False
-    form_id: str = ""
 
 
 def user_key(widget_id: str) -> str:
@@ -27,10 +14,10 @@ def user_key(widget_id: str) -> str:
 def random_value(kind: str, proto, rng: random.Random) -> WidgetState | None:
     """A new value for a widget, as the frontend would send it after a student moved it."""
     state = WidgetState(id=proto.id)
-    if kind == "tabs":  # open another part of the page (ui/sections.py): the frontend sends its label
-        if len(proto.labels) < 2:
+    if kind == "button_group":  # a segmented control (a page's bar of parts, ui/sections.py): its label
+        if len(proto.options) < 2:
             return None
-        state.string_value = rng.choice(list(proto.labels))
+        state.string_array_value.data.append(rng.choice([option.content for option in proto.options]))
     elif kind in ("selectbox", "radio"):
         if len(proto.options) < 2:
             return None

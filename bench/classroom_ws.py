@@ -37,9 +37,10 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from classroom_common import NOT_MOVED, REPLICA_COOKIE, XSRF_COOKIE, Recorder, SettleTimeout
 from classroom_runs import COMPILE_ERROR, FINISHED, PageShown, fragment_run_delivered
-from classroom_widgets import Tabs, random_value, user_key
+from classroom_widgets import random_value, user_key
 
-WIDGETS = {"button", "checkbox", "file_uploader", "number_input", "radio", "selectbox", "slider", "text_input"}
+WIDGETS = {"button", "button_group", "checkbox", "file_uploader", "number_input", "radio", "selectbox", "slider",
+           "text_input"}
 
 class WsStudent(PageShown):
     """A Streamlit session driven over the websocket protocol."""
@@ -52,7 +53,6 @@ class WsStudent(PageShown):
         self.closing = False
         self.page: dict[tuple, bytes] = {}  # delta path -> serialized delta of the current page
         self.widgets: dict[str, tuple[str, object]] = {}  # widget id -> (element type, proto)
-        self.tab_bars: dict[tuple, Tabs] = {}  # delta path of a page's tabs -> their id and labels
         self.progress: dict[tuple, int] = {}
         self.exceptions = 0  # exception boxes on the current page
         self.alerts: dict[tuple, str] = {}  # st.error messages on the current page
@@ -180,14 +180,11 @@ class WsStudent(PageShown):
         if not msg.metadata.run.fragment_ids:  # a full run: the page is drawn anew
             self.runs += 1
             self.page, self.widgets, self.progress, self.exceptions, self.alerts = {}, {}, {}, 0, {}
-            self.tab_bars = {}
             self._stop_auto_reruns()  # the frontend's handleNewSession clears them on a full run
 
     def _on_delta(self, msg: ForwardMsg, raw: bytes) -> None:
         path = tuple(msg.metadata.delta_path)
         self.page[path] = raw
-        if msg.delta.WhichOneof("type") == "add_block":
-            self._on_block(msg, path)
         if msg.delta.WhichOneof("type") != "new_element":
             return
         element = msg.delta.new_element
@@ -205,18 +202,6 @@ class WsStudent(PageShown):
             self.fragment_of[proto.id] = msg.delta.fragment_id
             if getattr(proto, "set_value", False):  # the server set it: the frontend takes it over
                 self.values.pop(proto.id, None)
-
-    def _on_block(self, msg: ForwardMsg, path: tuple) -> None:
-        """A page's tabs (ui/sections.py) are a widget too: a student opens another part."""
-        block = msg.delta.add_block
-        kind = block.WhichOneof("type")
-        if kind == "tab_container" and block.tab_container.id:  # stateful tabs (on_change="rerun")
-            tabs = Tabs(block.tab_container.id, [])
-            self.widgets[tabs.id] = ("tabs", tabs)
-            self.fragment_of[tabs.id] = msg.delta.fragment_id
-            self.tab_bars[path] = tabs
-        elif kind == "tab" and path[:-1] in self.tab_bars:
-            self.tab_bars[path[:-1]].labels.append(block.tab.label)
 
     # ------------------------------------------------------------------ sending
     def _client_state(self, query: str | None, page_name: str, page_hash: str | None, extra=()):
@@ -389,12 +374,14 @@ class WsStudent(PageShown):
             except TimeoutError:
                 pass
 
-    async def open_tab(self, labels: set[str]) -> bool:
-        """Open the page's tab labelled one of ``labels``, as a click on it does; False if there is none."""
-        for kind, tabs in list(self.widgets.values()):
-            label = next((label for label in getattr(tabs, "labels", ()) if label in labels), None) if kind == "tabs" else None
+    async def open_part(self, labels: set[str]) -> bool:
+        """Open the page's part labelled one of ``labels`` (its bar of parts, ui/sections.py: a segmented
+        control), as a click on it does; False if there is none."""
+        for kind, proto in list(self.widgets.values()):
+            options = [option.content for option in proto.options] if kind == "button_group" else []
+            label = next((label for label in options if label in labels), None)
             if label is not None:
-                self.values[tabs.id] = WidgetState(id=tabs.id, string_value=label)
-                await self._rerun(fragment=self.fragment_of.get(tabs.id, ""))
+                self.values[proto.id] = WidgetState(id=proto.id, string_array_value={"data": [label]})
+                await self._rerun(fragment=self.fragment_of.get(proto.id, ""))
                 return True
         return False

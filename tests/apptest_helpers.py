@@ -85,13 +85,13 @@ def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | No
 
 
 def show_part(at: AppTest, stem: str, name: str) -> AppTest:
-    """Open the tab ``name`` of page ``stem`` (ui/sections.py: the address names the open part) and rerun."""
+    """Open the part ``name`` of page ``stem`` (ui/sections.py: the address names the open part) and rerun."""
     at.query_params["part"] = name
     return at.run()
 
 
 def each_part(at: AppTest, stem: str):
-    """Open every tab of page ``stem`` in turn; yields the part's name once it ran."""
+    """Open every part of page ``stem`` in turn; yields the part's name once it ran."""
     from ui.navigation import PARTS
 
     for name in PARTS[stem]:

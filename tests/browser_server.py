@@ -239,6 +239,16 @@ def move_to(page, path: str, timeout: float = 120_000) -> None:
     wait_for_app(page, timeout, started=True)
 
 
+PART_BAR = "[data-testid='stButtonGroup']:has([role='radiogroup'][aria-required='true'])"
+"""The page's bar of parts (ui/sections.py: a segmented control that always has a part chosen)."""
+
+
+def part_button(scope, label: str):
+    """The button of the part ``label`` in the bar of parts of the page ``scope`` is part of (a radio:
+    ``aria-checked`` says whether that part is open)."""
+    return scope.locator(PART_BAR).get_by_role("radio", name=label, exact=True)
+
+
 def server_stacks(pids, logs, tail: int = 12000) -> str:
     """Each server's threads' stacks (app.py: SIGUSR1 makes faulthandler write them to its log), then
     the end of each log: what a server was doing when a page never connected to it."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import open_page, ROOT, screenshot, wait_for_app
+from tests.browser_server import open_page, part_button, ROOT, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -36,9 +36,9 @@ def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(br
         main.get_by_text(waiting).first.wait_for(timeout=120_000)
         screenshot(page, "lstm-upload-placeholders")
         assert main.get_by_text(waiting).count() == 1  # the open part (gates) waits for the model
-        main.get_by_role("tab", name=t("parts.lstm.compare", "en")).click()
+        part_button(main, t("parts.lstm.compare", "en")).click()
         main.get_by_test_id("lmlabMarkup").locator("table").first.wait_for(timeout=120_000)  # the n-gram rows are there already
-        main.get_by_role("tab", name=t("parts.lstm.gates", "en")).click()
+        part_button(main, t("parts.lstm.gates", "en")).click()
         main.get_by_role("heading", name=t("lstm.gates.header", "en")).wait_for(timeout=120_000)
         main.get_by_text(waiting).first.wait_for(state="detached", timeout=900_000)  # the run ended
         wait_for_app(page)
@@ -47,7 +47,7 @@ def test_an_uploaded_text_shows_placeholders_then_the_finished_model_sections(br
         assert main.get_by_test_id("stPlotlyChart").count() == 2  # the training curve and the gates' heatmap
         captions = " ".join(main.get_by_test_id("stCaptionContainer").all_inner_texts())
         assert t("lstm.source.trained", "en") in captions  # the model trained on the upload, not a shipped one
-        main.get_by_role("tab", name=t("parts.lstm.edit", "en")).click()
+        part_button(main, t("parts.lstm.edit", "en")).click()
         main.get_by_role("heading", name=t("lstm.cf.header", "en")).wait_for(timeout=120_000)
         wait_for_app(page)
         assert main.get_by_test_id("stPlotlyChart").count() == 1 + 3  # the curve and the edit's charts, drawn on opening

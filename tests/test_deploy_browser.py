@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lmcore.i18n import t
-from tests.browser_server import open_page, screenshot, server_stacks, wait_for_app
+from tests.browser_server import open_page, part_button, screenshot, server_stacks, wait_for_app
 from tests.test_deploy import COOKIE, Served, require_haproxy, start_serve, stop_serve, wait_until
 from ui.navigation import PAGES
 
@@ -149,7 +149,7 @@ def test_two_students_on_two_replicas_then_one_replica_dies(browser, served, tmp
         labels[name] = student.upload()
         student.go("corpus")
         assert student.sidebar().get_by_text(labels[name]).is_visible()
-        student.page.get_by_role("tab", name=t("parts.corpus.laws", "en")).click()  # the page's charts' tab
+        part_button(student.page, t("parts.corpus.laws", "en")).click()  # the page's charts' part
         student.page.locator("[data-testid='stMain'] [data-testid='stPlotlyChart']").first.wait_for(timeout=120_000)
         wait_for_app(student.page)
     ada, bo = students

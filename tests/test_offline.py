@@ -22,7 +22,7 @@ import pytest
 
 from lmcore.i18n import t
 from lmcore.teaching import export
-from tests.browser_server import NOT_NETWORK, move_to, on_this_machine, open_page, wait_for_app
+from tests.browser_server import NOT_NETWORK, move_to, on_this_machine, open_page, part_button, wait_for_app
 from lmcore.teaching.course import part_label_key
 from ui.navigation import PAGES, PARTS
 
@@ -92,9 +92,9 @@ def test_no_page_asks_another_origin_for_anything(browser, app_server):
                 open_page(page, f"{app_server}{path}?lang={lang}", timeout=300_000)
             else:  # as a student moves on: the app's code is loaded once, each page then runs in the same tab
                 move_to(page, f"{path}?lang={lang}", timeout=300_000)
-            for part in PARTS.get(stem, ())[1:]:  # a part (tab) runs when it is opened: open each
+            for part in PARTS.get(stem, ())[1:]:  # a part runs when it is opened: open each
                 outside.opening = f"{path}?lang={lang}, part {part}"
-                main.get_by_role("tab", name=t(part_label_key(stem, part), lang)).click()
+                part_button(main, t(part_label_key(stem, part), lang)).click()
                 wait_for_app(page, timeout=300_000)
             assert main.get_by_test_id("stException").count() == 0, outside.opening  # it ran to its end
         outside.opening = f"/smoothing?present=1&lang={lang} (QR code)"

@@ -60,7 +60,7 @@ def test_a_section_control_reruns_and_resends_its_section_only(part, fragment, w
     at = run_page("ngram", "en", query={"part": part})
     at.session_state["ngram_formula_open"] = True  # the word's selectbox is in the formulas' expander
     at.run()
-    assert at.tabs and not errors(at)
+    assert at.segmented_control(key="part_ngram").value and not errors(at)
     charts_before = len(at.get("plotly_chart"))
     rows_before = len(text_tables(at)[0]) if text_tables(at) else 0
     control = next(w for kind in ("slider", "selectbox", "number_input") for w in at.get(kind) if w.key == widget)

@@ -1,6 +1,6 @@
-"""Pages in parts (ui/sections.py) in AppTest: only the open tab's part runs, a link opens its part,
-a bad ``?part=`` falls back to the first with a notice, the language switch keeps the open part, and
-the widgets of a closed tab keep their values (those whose range never changes)."""
+"""Pages in parts (ui/sections.py) in AppTest: only the open part runs, a link opens its part, a bad
+``?part=`` falls back to the first with a notice, the language switch keeps the open part, and the
+widgets of a closed part keep their values (those whose range never changes)."""
 import pytest
 
 from lmcore.i18n import t
@@ -11,7 +11,7 @@ from ui.navigation import PARTS
 
 
 def open_part(at, stem: str) -> str:
-    """The name of the part whose tab is open."""
+    """The name of the open part."""
     labels = {t(part_label_key(stem, name), at.session_state["lang"]): name for name in PARTS[stem]}
     return labels[at.session_state[f"part_{stem}"]]
 
@@ -20,7 +20,7 @@ def open_part(at, stem: str) -> str:
 def test_a_page_opens_on_its_first_part_and_a_link_on_its_own(stem):
     at = run_page(stem, "en")
     assert errors(at) == [] and open_part(at, stem) == PARTS[stem][0]
-    assert [tab.label for tab in at.tabs] == [t(part_label_key(stem, name), "en") for name in PARTS[stem]]
+    assert at.segmented_control(key=f"part_{stem}").options == [t(part_label_key(stem, name), "en") for name in PARTS[stem]]
     last = PARTS[stem][-1]
     at = run_page(stem, "zh", query={"part": last})
     assert errors(at) == [] and open_part(at, stem) == last
@@ -37,32 +37,44 @@ def test_only_the_open_part_runs():
     assert t("gradients.metric.sigma1", "en") not in [m.label for m in at.metric]  # the curves' part did not run
 
 
-@pytest.mark.parametrize("stem, control", [("gradients", "grad_scale"), ("ngram", "ngram_rows")])
-def test_the_open_part_is_drawn_under_the_tab_bar_not_in_its_panel(stem, control):
-    """A part's elements in a tab's panel made the browser draw the tab bar again (its collection
-    included) at every change inside the part: every move of a control there (issue 39)."""
-    at = run_page(stem, "en")
-    assert errors(at) == [] and at.tabs
-    assert all(len(tab.children) == 0 for tab in at.tabs)
-    assert at.slider(key=control).value is not None  # the open part ran, outside the panels
+def part_bars(messages: list, stem: str) -> list:
+    """The deltas of page ``stem``'s bar of parts (a segmented control keyed ``part_<stem>``)."""
+    return [d for d in deltas(messages) if d.WhichOneof("type") == "new_element"
+            and d.new_element.WhichOneof("type") == "button_group"
+            and d.new_element.button_group.id.endswith(f"-part_{stem}")]
+
+
+@pytest.mark.parametrize("stem", sorted(PARTS))
+def test_the_bar_of_parts_is_one_widget_with_a_part_always_open_and_no_tabs(stem):
+    """Tabs are a block, which Streamlit's frontend renders again at every update of every run, even
+    a fragment's they are not in; an unchanged widget it does not (issue 39): no page sends tabs, and
+    its bar cannot be emptied by a click on the open part (``required``)."""
+    with sent_messages() as whole:
+        at = run_page(stem, "en")
+    blocks = [d.add_block.WhichOneof("type") for d in deltas(whole) if d.WhichOneof("type") == "add_block"]
+    assert errors(at) == [] and "tab_container" not in blocks and "tab" not in blocks
+    assert len(part_bars(whole, stem)) == 1 and part_bars(whole, stem)[0].new_element.button_group.required
 
 
 @pytest.mark.parametrize("stem, control, value", [("ngram", "ngram_order", 4), ("decoding", "decoding_k", 3),
                                                    ("chain_rule", "chain_order", 4)])
-def test_a_move_of_a_setting_above_the_parts_does_not_send_the_tab_bar_again(stem, control, value):
-    """Settings that every part follows are drawn under the tab bar, in a fragment with the open part
-    (ui/teaching.py's ``tabs``): the bar stays out of the fragment, so a move does not resend it."""
-    def tab_bars(messages: list) -> list:
-        return [d for d in deltas(messages) if d.WhichOneof("type") == "add_block"
-                and d.add_block.WhichOneof("type") == "tab_container"]
-
+def test_a_move_of_a_setting_above_the_parts_does_not_send_the_bar_again(stem, control, value):
+    """Settings that every part follows are drawn under the bar of parts, in a fragment with the open
+    part (ui/teaching.py's ``part_bar``): the bar stays out of the fragment, so a move does not resend it."""
     at = run_page(stem, "en")
     with sent_messages() as whole:
         at.run()
-    assert len(tab_bars(whole)) == 1 and tab_bars(whole)[0].fragment_id == ""
+    assert len(part_bars(whole, stem)) == 1 and part_bars(whole, stem)[0].fragment_id == ""
     at.slider(key=control).set_value(value)
     sent = run_fragment(at, fragment_of(whole, control))
-    assert errors(at) == [] and sent and tab_bars(sent) == []
+    assert errors(at) == [] and sent and part_bars(sent, stem) == []
+
+
+def test_a_click_on_another_part_opens_it_and_names_it_in_the_address():
+    at = run_page("lstm", "en")
+    at.segmented_control(key="part_lstm").set_value(t(part_label_key("lstm", "compare"), "en")).run()
+    assert errors(at) == [] and open_part(at, "lstm") == "compare" and at.query_params["part"] == "compare"
+    assert at.header[0].value == t("lstm.cmp.header", "en")
 
 
 def test_a_bad_part_in_a_link_opens_the_first_with_a_notice():
@@ -81,7 +93,7 @@ def test_switching_the_language_keeps_the_open_part():
     assert at.header[0].value == t("lstm.cmp.header", "zh")
 
 
-def test_a_closed_tab_keeps_its_controls_and_a_range_that_changed_starts_afresh():
+def test_a_closed_part_keeps_its_controls_and_a_range_that_changed_starts_afresh():
     at = run_page("gradients", "en", query={"corpus": "synthetic"})
     at.session_state["grad_formula_open"] = True  # the curves' formula expander (drawn only when open): kept open
     at.run()
@@ -98,10 +110,10 @@ def test_a_closed_tab_keeps_its_controls_and_a_range_that_changed_starts_afresh(
     assert errors(at) == [] and at.slider(key="grad_d").max == 49  # no "value above max" error
 
 
-def test_the_open_tabs_widgets_are_not_sent_again_as_values_the_script_set():
+def test_the_open_parts_widgets_are_not_sent_again_as_values_the_script_set():
     """A kept widget the run draws keeps its own value: it reaches the browser as a widget value, not
     as one the script set (``set_value``, which has the browser draw it a second time), on the run
-    that moves another control and on the run that opens its tab again."""
+    that moves another control and on the run that opens its part again."""
     at = run_page("ngram", "en", query={"corpus": "synthetic"})
     kept = lambda: [at.slider(key="ngram_rows").proto, at.multiselect(key="ngram_methods").proto,  # noqa: E731
                     at.radio(key="ngram_context_mode").proto]
@@ -109,7 +121,7 @@ def test_the_open_tabs_widgets_are_not_sent_again_as_values_the_script_set():
     at.slider(key="ngram_order").set_value(4).run()
     assert errors(at) == [] and [p.set_value for p in kept()] == [False, False, False]
     show_part(at, "ngram", "sparsity")
-    show_part(at, "ngram", "words")  # the value kept while the tab was closed is set by the script once
+    show_part(at, "ngram", "words")  # the value kept while the part was closed is set by the script once
     assert at.slider(key="ngram_rows").value == 12 and at.slider(key="ngram_rows").proto.set_value
     at.slider(key="ngram_order").set_value(3).run()
     assert errors(at) == [] and [p.set_value for p in kept()] == [False, False, False]

@@ -119,12 +119,12 @@ def quiz_forms(at) -> int:
 
 
 @pytest.mark.parametrize("page", ["ngram", "gradients"])
-def test_the_questions_are_the_last_tab_and_run_only_when_it_is_open(page):
+def test_the_questions_are_the_last_part_and_run_only_when_it_is_open(page):
     """Normal view: the questions are a part of their own (ui/sections.py), so a control moved on
-    another tab does not redraw them; opening the tab shows them for the page's settings."""
+    another part does not redraw them; opening that part shows them for the page's settings."""
     at = run_page(page, "en", timeout=FIRST_RUN)
     assert not errors(at) and quiz_forms(at) == 0
-    assert at.tabs[-1].label == "Predict, then reveal"
+    assert at.segmented_control(key=f"part_{page}").options[-1] == "Predict, then reveal"
     show_part(at, page, "questions")
     assert not errors(at)
     assert quiz_forms(at) == len(live_questions(at, page)) >= 3
@@ -202,7 +202,7 @@ def test_the_address_is_the_only_record_of_the_slide():
         at.run()
         assert not errors(at) and slide_shown(at) == first
     at = run_page("ngram", "en", query={"present": "abc"})
-    assert not errors(at) and "slide" not in at.query_params and len(at.tabs) == 5
+    assert not errors(at) and "slide" not in at.query_params and len(at.segmented_control(key="part_ngram").options) == 5
     assert any("present" in toast.value for toast in at.toast)
 
 

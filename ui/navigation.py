@@ -17,6 +17,6 @@ PAGES: list[tuple[str, str, str]] = [
     ("decoding", "beam-search", "generation"),
 ]
 
-# page stem → its parts, in tab order (ui/sections.py: only the open part runs; the first opens first),
+# page stem → its parts, in the bar's order (ui/sections.py: only the open part runs; the first opens first),
 # read from the one description of each page (lmcore/teaching/course.py)
 PARTS: dict[str, tuple[str, ...]] = _PARTS

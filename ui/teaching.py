@@ -10,8 +10,8 @@ A page uses it through one object and a few lines::
     deck.questions()                           # the page's last part: its questions, or a question slide
     deck.tools()                               # bottom: the sidebar's share link and exercise sheet
 
-The questions are the page's last part (a tab of ui/sections.py): they run, and reach the page, only
-when the student opens that tab, so a control's rerun does not redraw a dozen question forms.
+The questions are the page's last part (ui/sections.py): they run, and reach the page, only
+when the student opens that part, so a control's rerun does not redraw a dozen question forms.
 
 In projector view only the current slide is shown: the page's other sections run (their widgets
 keep their values) inside a hidden container that is emptied when the section ends, so neither
@@ -35,7 +35,7 @@ from lmcore.teaching.export import SLIDE, ExportError, export_name, figure_image
 from lmcore.teaching.projector import projector_figure
 from ui.charts import plot, styled_once
 from ui import live_class
-from ui.sections import keep_widget_values, part_tabs, show_part
+from ui.sections import keep_widget_values, part_bar, show_part
 from ui.tables import text_table
 from ui.teaching_questions import lesson_inputs, page_questions, predict_then_reveal
 from ui.teaching_share import share_view, sheet_download
@@ -46,12 +46,11 @@ COURSE_MOVE = "teaching_course_move"  # set by Previous/Next past a deck's end: 
 TOOL_BOXES = ("teaching_share_box", "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
 
 # Every lesson page, in either view: a wide formula or Markdown table scrolls sideways in its own box
-# (a phone is 390 px wide), the open part sits as close under the tab bar as in a tab's panel, and on a narrow screen the Plotly modebar is hidden (it covered the
-# chart's title) and buttons are large enough for a finger.
+# (a phone is 390 px wide), and on a narrow screen the Plotly modebar is hidden (it covered the chart's title)
+# and buttons are large enough for a finger.
 PAGE_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 0.2rem 0; }
 [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
-[class*="st-key-part_body_"] { margin-top: -1rem; }  /* the open part sits under the tab bar (ui/sections.py) */
 @media (max-width: 640px) {
   .js-plotly-plot .modebar-container { display: none !important; }
   .stButton button, [data-testid="stFormSubmitButton"] button, [data-testid="stPopover"] button,
@@ -102,7 +101,7 @@ KEYS_JS = """<script>
 # ------------------------------------------------------------------------------------------ projector
 def projector_mode(lesson: PageLesson) -> bool:
     """Projector view on or off (``?present=1`` or the sidebar toggle); styles the page when on.
-    Turned off, the page opens on the tab that holds the slide that was shown."""
+    Turned off, the page opens on the part that holds the slide that was shown."""
     if "present" in st.query_params or "teaching_present" not in st.session_state:  # the address decides
         st.session_state["teaching_present"] = query_param("present", False)
     else:  # a page opened without it keeps the choice (Streamlit drops the state of widgets not drawn on a page)
@@ -296,24 +295,24 @@ class Deck:
         elif not self.shown:
             st.info(tr("teaching.slide.empty"))
 
-    def tabs(self) -> str | None:
-        """The tab bar of the page's parts alone (normal view; ui/sections.py), drawn before the
+    def part_bar(self) -> str | None:
+        """The bar of the page's parts alone (normal view; ui/sections.py), drawn before the
         fragment of the page's settings, which then runs the open part (:meth:`parts` with ``open_part``):
         outside the fragment, the bar is not sent and drawn again at each move of a setting.
         Returns the open part's name; projector view: draws nothing, None."""
-        return None if self.projector else part_tabs(self.page)
+        return None if self.projector else part_bar(self.page)
 
     def parts(self, parts: dict[str, Any], keep: tuple[str, ...] = (), open_part: str | None = None) -> str | None:
-        """The page's parts as tabs (ui/sections.py), its questions the last; with ``open_part`` (what
-        :meth:`tabs` returned), the bar is drawn already and only that part runs here. ``keep``: widgets
+        """The page's parts (ui/sections.py), its questions the last; with ``open_part`` (what
+        :meth:`part_bar` returned), the bar is drawn already and only that part runs here. ``keep``: widgets
         inside the parts whose values outlive the runs that do not draw them. In projector view only
         the part that holds the current slide runs (its other sections hidden), or none on a question
-        slide, then the question slide: a slide costs what its part costs, as a tab does."""
+        slide, then the question slide: a slide costs what its part costs, as a part does."""
         keep_widget_values(keep)
         if not self.projector:
             if self.lesson.topics:
                 parts = {**parts, QUESTIONS_PART: self.questions}
-            name = open_part or part_tabs(self.page)
+            name = open_part or part_bar(self.page)
             show_part(self.page, parts, name)
             return name
         if not self.current.startswith("q:"):

@@ -63,6 +63,7 @@ STRINGS = {
     "teaching.sec.gradients.lstm": ("The LSTM's additive cell path", "LSTM 的加法记忆通路"),
     "teaching.sec.gradients.connectivity": ("Which earlier words reach the prediction", "哪些较早的词影响预测"),
     "parts.questions": ("Predict, then reveal", "先预测，再揭晓"),
+    "parts.bar": ("Part of this page", "本页的部分"),
     # --- predict, then reveal
     "teaching.quiz.caption": ("Questions drawn from this corpus and these settings; lmcore checks the answers. "
                               "The answer is computed on the server and only sent once you press Reveal.",
