@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from classroom_common import PAGES, REPLICA_COOKIE, Recorder, SettleTimeout
+from classroom_common import PAGES, PART_BAR, REPLICA_COOKIE, Recorder, SettleTimeout
 
 from lmcore.i18n import t
 
@@ -37,7 +37,6 @@ SETTLED = """() => {
 }"""
 NO_RUN_AFTER_MS = 2000  # an action that starts no run within this time changed nothing
 CLICK_TIMEOUT_MS = 15000  # a control that cannot be clicked for this long is a client error
-PART_BAR = "[data-testid='stButtonGroup']:has([role='radiogroup'][aria-required='true'])"  # ui/sections.py
 
 
 class BrowserStudent:

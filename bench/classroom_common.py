@@ -25,6 +25,9 @@ from ui.navigation import PAGES  # noqa: E402
 URL_PATHS = {stem: "" if stem == "home" else url for stem, url, _ in PAGES}
 REPLICA_COOKIE = "lmlab_replica"
 XSRF_COOKIE = "_streamlit_xsrf"
+PART_BAR = "[data-testid='stButtonGroup']:has([role='radiogroup'][aria-required='true'])"
+"""A page's bar of parts in the browser (ui/sections.py: a segmented control, a part always chosen;
+its buttons are radios, ``aria-checked`` on the open part's)."""
 # Widgets a student moves at random: every keyed widget except these (training recipes, whose
 # random values would make one training take minutes, free text, and the uploader itself).
 NOT_MOVED = ("uploader", "lstm_cell", "lstm_level", "lstm_hidden", "lstm_steps", "lstm_lr", "lstm_clip",

@@ -3,6 +3,7 @@ id, and pick a new value for it as the frontend would send it (used by classroom
 from __future__ import annotations
 
 import random
+
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 
@@ -11,14 +12,19 @@ def user_key(widget_id: str) -> str:
     return widget_id.split("-", 2)[-1]
 
 
+def chosen(widget_id: str, label: str) -> WidgetState:
+    """A segmented control's value once the option ``label`` is clicked: the frontend sends its label."""
+    return WidgetState(id=widget_id, string_array_value={"data": [label]})
+
+
 def random_value(kind: str, proto, rng: random.Random) -> WidgetState | None:
     """A new value for a widget, as the frontend would send it after a student moved it."""
     state = WidgetState(id=proto.id)
-    if kind == "button_group":  # a segmented control (a page's bar of parts, ui/sections.py): its label
+    if kind == "button_group":  # a segmented control (a page's bar of parts, ui/sections.py)
         if len(proto.options) < 2:
             return None
-        state.string_array_value.data.append(rng.choice([option.content for option in proto.options]))
-    elif kind in ("selectbox", "radio"):
+        return chosen(proto.id, rng.choice([option.content for option in proto.options]))
+    if kind in ("selectbox", "radio"):
         if len(proto.options) < 2:
             return None
         state.string_value = rng.choice(list(proto.options))

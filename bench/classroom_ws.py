@@ -37,7 +37,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from classroom_common import NOT_MOVED, REPLICA_COOKIE, XSRF_COOKIE, Recorder, SettleTimeout
 from classroom_runs import COMPILE_ERROR, FINISHED, PageShown, fragment_run_delivered
-from classroom_widgets import random_value, user_key
+from classroom_widgets import chosen, random_value, user_key
 
 WIDGETS = {"button", "button_group", "checkbox", "file_uploader", "number_input", "radio", "selectbox", "slider",
            "text_input"}
@@ -381,7 +381,7 @@ class WsStudent(PageShown):
             options = [option.content for option in proto.options] if kind == "button_group" else []
             label = next((label for label in options if label in labels), None)
             if label is not None:
-                self.values[proto.id] = WidgetState(id=proto.id, string_array_value={"data": [label]})
+                self.values[proto.id] = chosen(proto.id, label)
                 await self._rerun(fragment=self.fragment_of.get(proto.id, ""))
                 return True
         return False

@@ -20,6 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+from classroom_common import PART_BAR  # noqa: E402
 from streamlit_process import streamlit_process  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "screenshots"
@@ -237,10 +238,6 @@ def move_to(page, path: str, timeout: float = 120_000) -> None:
     page.wait_for_function("(path) => location.pathname === new URL(path, location.href).pathname"
                            " && location.pathname + location.search !== path", arg=path, timeout=timeout)
     wait_for_app(page, timeout, started=True)
-
-
-PART_BAR = "[data-testid='stButtonGroup']:has([role='radiogroup'][aria-required='true'])"
-"""The page's bar of parts (ui/sections.py: a segmented control that always has a part chosen)."""
 
 
 def part_button(scope, label: str):

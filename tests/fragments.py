@@ -91,7 +91,7 @@ def run_fragment(at, fragment_id: str) -> list:
 
 
 def rerun_each_section(at, stem: str, sections: dict, set_value) -> dict[str, tuple[str, list, list]]:
-    """For each control ``key → (part, value, …)`` of page ``stem``: open its part (tab) with a whole
+    """For each control ``key → (part, value, …)`` of page ``stem``: open its part with a whole
     run, find the fragment that draws the control, ``set_value(at, key, value)`` and rerun that fragment
     alone; checks the fragment run raised nothing and sent nothing outside it, and that every control
     has a fragment of its own. Returns ``key → (fragment id, the whole run's messages, the fragment's)``."""

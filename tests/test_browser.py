@@ -1,6 +1,9 @@
 """End to end in a real browser: Playwright drives Debian's Chromium against `streamlit run app.py`."""
 from __future__ import annotations
 
+import json
+from urllib.request import urlopen
+
 import pytest
 
 from lmcore.i18n import t
@@ -191,15 +194,11 @@ def test_home_imports_the_chart_code_before_any_chart_page(page, app_server):
     assert page.get_by_test_id("stException").count() == 0
 
 
-
 def test_no_frame_around_the_page_can_drive_it(reading_page, app_server):
     """The app is opened directly, never framed by a host: the server names no origin whose frame may
     drive it (``client.allowedOrigins``), so the frontend does not listen to its host's messages
     (Streamlit's default list would let such a frame stop or rerun a student's run, and has the
     page check the origin of every message it posts itself). Its components' listener stays."""
-    import json
-    from urllib.request import urlopen
-
     with urlopen(f"{app_server}/_stcore/host-config", timeout=30) as response:
         assert json.load(response)["allowedOrigins"] == []
     open_page(reading_page, app_server)

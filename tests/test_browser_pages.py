@@ -1,7 +1,7 @@
 """Uploads never block a page (issue 11), end to end in Chromium: the LSTM page of an uploaded text
 shows its cheap parts and a placeholder for its model section at once, while the default model
 trains on the server's scheduler; the placeholder fills in when the run ends. The page is in parts
-(tabs, ui/sections.py): a tab's charts are drawn when it is opened."""
+(ui/sections.py): a part's charts are drawn when it is opened."""
 from __future__ import annotations
 
 import pytest

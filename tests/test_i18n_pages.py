@@ -63,7 +63,7 @@ def _expected_example(sentences):
 @pytest.mark.parametrize("source", ["chinese", "english"])
 def test_ngram_page_in_chinese_speaks_chinese_and_uses_the_corpus_example(source):
     at = run_page("ngram", "zh", query={"n": "3"})
-    at.session_state["ngram_formula_open"] = True  # kept open in every tab (app_pages/ngram.py's KEPT)
+    at.session_state["ngram_formula_open"] = True  # kept open in every part (app_pages/ngram.py's KEPT)
     at.sidebar.radio(key=setting(at, "source")).set_value(source).run()
     assert errors(at) == []
     latex, headers, captions = [], [], []

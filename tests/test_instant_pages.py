@@ -86,7 +86,7 @@ def test_no_page_trains_when_it_first_opens_on_a_built_in_corpus(monkeypatch, co
             at.run()
             assert not errors(at), (stem, errors(at))
             assert_nothing_to_fetch(at, stem)
-            for part in each_part(at, stem) if stem in PARTS else ():  # and every tab of it
+            for part in each_part(at, stem) if stem in PARTS else ():  # and every part of it
                 assert not errors(at), (stem, part, errors(at))
         _idle()  # a job submitted by a page would have trained by now
     assert sum(n for kind, n in steps.items() if kind != "warm-up") == 0, dict(steps)

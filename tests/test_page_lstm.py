@@ -85,7 +85,7 @@ def test_custom_passage_is_escaped_and_counterfactual_moves_distribution():
     assert not errors(at)
     html_blocks = [m.proto.body for m in at.get("html") if "font-family:monospace" in m.proto.body]
     assert html_blocks and "<b>" not in html_blocks[0] and "&lt;" in html_blocks[0]
-    show_part(at, "lstm", "edit")  # the same passage: it is chosen above the tabs
+    show_part(at, "lstm", "edit")  # the same passage: it is chosen above the bar of parts
     kl = next(m.value for m in at.metric if m.label == t("lstm.cf.kl", "en"))
     corpus = at.session_state["corpus"]
     lm = load_pretrained(corpus.key, TrainConfig())  # the shipped LSTM the page inspects by default
