@@ -14,7 +14,7 @@ from lmcore.training.config import TrainConfig
 from server.models import ngram_model, session_models
 from ui import teaching
 from ui.charts import chart
-from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.formula_element import formula
 
 MAX_FACTORS = 12
@@ -57,7 +57,7 @@ def scored(part: str | None) -> None:
                           format_func=model_label, key="chain_method")
     order = c2.slider(tr("chain_rule.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="chain_order",
                       disabled=method in neural, help=tr("chain_rule.order_neural") if method in neural else None)
-    set_query_params(method=method, n=order)
+    keep_settings(method=method, n=order)
     deck.settings(order=order)  # teaching mode: what the questions and share link use
     if method in neural:
         model, span = neural[method], None

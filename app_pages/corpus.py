@@ -6,7 +6,7 @@ from lmcore.figures.corpus import heaps_figure, length_histogram, zipf_figure
 from server.models import corpus_statistics
 from ui import teaching
 from ui.charts import chart
-from ui.state import current_corpus, lang, query_param, set_query_params, tr
+from ui.state import current_corpus, keep_settings, lang, query_param, tr
 
 PREVIEW_CHARS = 3000
 
@@ -61,7 +61,7 @@ def top_tokens() -> None:
     sizes = [10, 20, 50, 100, 200, 500]
     n_top = st.select_slider(tr("corpus.top.n"), sizes, value=query_param("top", 20, choices=sizes), key="corpus_top",
                              persist_state="page")
-    set_query_params(top=n_top)
+    keep_settings(top=n_top)
     table = pd.DataFrame(figures["top"][:n_top], columns=[tr("corpus.top.token"), tr("corpus.top.count"),
                                                           tr("corpus.top.share")])
     table[tr("corpus.top.in_vocab")] = [tok in corpus.vocab for tok in table[tr("corpus.top.token")]]

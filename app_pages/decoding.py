@@ -15,7 +15,7 @@ from lmcore.training.config import TrainConfig
 from server.models import ngram_model, session_models
 from ui import teaching
 from ui.charts import chart
-from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.formula_element import formula
 
 
@@ -109,7 +109,7 @@ def settings_and_parts(part: str | None) -> None:
     max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len, lo=1, hi=20), key=f"decoding_L_{source}")
     alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7, lo=0.0, hi=2.0), 0.1, key="decoding_alpha")
     shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2, lo=0, hi=5), key="decoding_pruned")
-    set_query_params(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
+    keep_settings(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
 
     if source == "textbook":
         st.info(tr("decoding.textbook_note"))
@@ -118,12 +118,12 @@ def settings_and_parts(part: str | None) -> None:
         corpus = current_corpus()
         if source == "ngram":
             order = st.slider(tr("decoding.order"), 2, 4, query_param("n", 3, lo=2, hi=4), key="decoding_order")
-            set_query_params(n=order)
+            keep_settings(n=order)
         else:
             st.caption(tr("decoding.neural_note", steps=neural_lm.steps_done, hidden=neural_lm.config.hidden_size))
         prompt = st.text_input(tr("decoding.prompt"), query_param("prompt", "")[:200], help=tr("decoding.prompt_help"),
                                key="decoding_prompt", max_chars=200)
-        set_query_params(prompt=prompt)
+        keep_settings(prompt=prompt)
         words = corpus.vocab.map(tokenize(prompt, corpus.settings.tokenizer, corpus.settings.lowercase))
         if source == "neural":
             score = DistributionScorer(neural_lm, prompt=words)
@@ -136,7 +136,7 @@ def settings_and_parts(part: str | None) -> None:
                         index=tasks.index(DEFAULT_TASK) if DEFAULT_TASK in tasks else 0, key="decoding_s2s_task")
         digits = st.text_input(tr("decoding.seq2seq_source"), query_param("x", "40213")[:12], key="decoding_s2s_source",
                                max_chars=12)
-        set_query_params(x=digits)
+        keep_settings(x=digits)
         source_tokens = parse_source(task, digits, 1, 8)
         if source_tokens is None:
             st.error(tr("decoding.seq2seq_bad"))

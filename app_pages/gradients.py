@@ -23,7 +23,7 @@ from server.recurrent_models import LSTM, RNN, white_box_of
 from ui import teaching
 from ui.recurrent_models import clip_logs, trained_models
 from ui.charts import chart
-from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.formula_element import formula
 
 T_OPTIONS = [10, 20, 50, 100, 200, 500, 1000]
@@ -95,7 +95,7 @@ def curve_controls() -> tuple:
         forget_bias = c3.slider(tr("gradients.forget_bias"), -2.0, 5.0, 1.0, 0.5, key="grad_fb", persist_state="page")
         input_scale = c3.slider(tr("gradients.input_scale"), 0.0, 3.0, 1.0, 0.1, key="grad_input", persist_state="page")
         n_seeds = c3.slider(tr("gradients.seeds"), 1, 5, 3, key="grad_seeds", persist_state="page")
-    set_query_params(T=T, kind=kind, act=activation)
+    keep_settings(T=T, kind=kind, act=activation)
     return cells, CellSpec("rnn", hidden, INPUT_DIM, kind, 1.0, activation, forget_bias), T, input_scale, n_seeds
 
 
@@ -104,7 +104,7 @@ def with_scale(spec: CellSpec) -> CellSpec:
     scale = st.slider(tr(f"gradients.scale.{spec.kind}"), *SCALE_RANGE,
                       query_param("s1", 1.0, lo=SCALE_RANGE[0], hi=SCALE_RANGE[1]), 0.05, key="grad_scale",
                       persist_state="page")
-    set_query_params(s1=scale)
+    keep_settings(s1=scale)
     return replace(spec, scale=scale)
 
 

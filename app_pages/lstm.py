@@ -26,7 +26,7 @@ from server.training import start_default_training, start_lm_training
 from ui.job_status import job_status, training_progress_text
 from ui import teaching
 from ui.charts import keyed_figure
-from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.formula_element import formula
 from ui.markup_element import show_markup
 
@@ -152,7 +152,7 @@ def gates_section(lm, trace, trace_key: tuple) -> None:
     order_by = c[0].selectbox(tr("lstm.sort"), ORDERS, index=ORDERS.index(query_param("sort", "forget", choices=ORDERS)),
                               format_func=labeller("lstm.sort"), key="lstm_sort", persist_state="page")
     shown = c[1].slider(tr("lstm.units_shown"), 1, trace.n_units, min(SHOWN_UNITS, trace.n_units), key="lstm_units")
-    set_query_params(sig=signal, sort=order_by)
+    keep_settings(sig=signal, sort=order_by)
     order = unit_order(trace, order_by)[:shown]
     signed = signal in ("c", "h", "c_tilde")
     chart = keyed_figure("gates", (trace_key, signal, order_by, shown, lang()), lambda: unit_heatmap(
@@ -259,7 +259,7 @@ def passage_symbols(corpus, lm) -> tuple | None:
                          index=query_param("p", 0, lo=0, hi=max(len(candidates) - 1, 0)),
                          format_func=lambda i: " ".join(candidates[i])[:80], key="lstm_passage")
     custom = c[1].text_input(tr("lstm.passage.custom"), "", max_chars=400, key="lstm_custom")
-    set_query_params(p=idx)
+    keep_settings(p=idx)
     tokens = tokenize(custom, corpus.settings.tokenizer, corpus.settings.lowercase) if custom.strip() else candidates[idx]
     symbols = lm.table.symbols(corpus.vocab.map(list(tokens)))
     if len(symbols) > MAX_SYMBOLS:

@@ -20,7 +20,7 @@ from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui import teaching
 from server.models import ngram_counts, ngram_model
 from ui.charts import chart
-from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.markup_element import show_markup
 from ui.tables import html_table
 from ui.formula_element import formula
@@ -205,7 +205,7 @@ def settings_and_parts(part: str | None) -> None:
     order = c1.slider(tr("ngram.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="ngram_order")
     delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0, lo=0.01, hi=2.0), 0.01, key="ngram_delta")
     d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75, lo=0.05, hi=0.95), 0.05, key="ngram_d")
-    set_query_params(n=order, delta=delta, d=d)
+    keep_settings(n=order, delta=delta, d=d)
     deck.settings(order=order, delta=delta, discount=d)  # teaching mode: what the questions and share link use
     with st.spinner(tr("ngram.fitting")):
         models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}

@@ -15,7 +15,7 @@ from server.recurrent_models import RNN, derived, untrained, white_box_of
 from ui.recurrent_models import trained_models
 from ui import teaching
 from ui.charts import chart
-from ui.state import current_corpus, labeller, lang, query_param, set_query_params, tr
+from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.formula_element import formula
 
 MODELS = ["trained", "random"]
@@ -123,7 +123,7 @@ if len(candidates) > 1:
 else:
     idx = 0
     c_sentence.caption(tr("rnn_bptt.one_sentence"))
-set_query_params(model=kind, s=idx)
+keep_settings(model=kind, s=idx)
 
 if kind == "trained":
     lm = trained_models(corpus, [RNN])[RNN.cell]

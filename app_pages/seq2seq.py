@@ -25,7 +25,7 @@ from server.training import start_seq2seq_training, trained_seq2seq
 from ui.job_status import job_status
 from ui import teaching
 from ui.charts import chart, hidden_chart
-from ui.state import labeller, lang, query_param, set_query_params, tr
+from ui.state import keep_settings, labeller, lang, query_param, tr
 from ui.formula_element import formula
 
 
@@ -142,7 +142,7 @@ def example_section(task: str, models: dict) -> None:
     st.button(tr("seq2seq.new_example"), on_click=_new_example, args=(task, lo, hi), key="seq2seq_new")
     text = st.text_input(tr("seq2seq.source"), key=key, persist_state="page", help=tr("seq2seq.source_help", lo=lo, hi=hi),
                          max_chars=40)
-    set_query_params(model=variant)
+    keep_settings(model=variant)
     source = parse_source(task, text, lo, hi)
     if source is None:
         extra = tr("seq2seq.no_leading_zero") if task == "translate" else ""
@@ -175,7 +175,7 @@ def example_section(task: str, models: dict) -> None:
 def beam_section(model, source: tuple, target: tuple) -> None:
     st.subheader(tr("seq2seq.beam_header"))
     k = st.slider(tr("seq2seq.beam_width"), 1, 8, query_param("k", 3, lo=1, hi=8), key="seq2seq_k", persist_state="page")
-    set_query_params(k=k)
+    keep_settings(k=k)
     tree = _beam(model, source, k)
     deck.table(pd.DataFrame([{tr("seq2seq.col.output"): " ".join(decode(h.tokens)),
                               tr("seq2seq.col.logprob"): round(h.logprob, 4),
@@ -195,7 +195,7 @@ formula(r"\text{" + tr("seq2seq.attention_label") + r"} \quad \alpha_{tj} = \tex
 
 task = st.radio(tr("seq2seq.task"), TASKS, index=TASKS.index(query_param("task", DEFAULT_TASK, choices=TASKS)),
                 format_func=labeller("seq2seq.task"), horizontal=True, key="seq2seq_task")
-set_query_params(task=task)
+keep_settings(task=task)
 demo = sample_pairs(task, 1, [5], np.random.default_rng(0), heldout=True)[0]
 st.caption(tr("seq2seq.task_example", source=" ".join(demo[0]), target=" ".join(demo[1])))
 

@@ -84,6 +84,16 @@ def run_page(stem: str, lang: str = "en", timeout: float = 120, query: dict | No
     return at
 
 
+def kept_settings(at: AppTest) -> dict[str, str]:
+    """The settings of the one page with settings ``at`` has shown (ui/state.py: each page's own), which
+    its share link carries and the address does not."""
+    from ui.state import PAGE_SETTINGS
+
+    pages = [kept for kept in at.session_state[PAGE_SETTINGS].values() if kept]
+    assert len(pages) == 1, pages
+    return pages[0]
+
+
 def show_part(at: AppTest, stem: str, name: str) -> AppTest:
     """Open the part ``name`` of page ``stem`` (ui/sections.py: the address names the open part) and rerun."""
     at.query_params["part"] = name

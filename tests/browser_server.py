@@ -228,15 +228,26 @@ def wait_for_app(page, timeout: float = 120_000, started: bool = False) -> None:
 
 
 def move_to(page, path: str, timeout: float = 120_000) -> None:
-    """Show the app's ``path`` (``/page?lang=xx``, an address the page's script completes with its
-    settings) in the same tab, as the browser's Back and Forward do (history.pushState, then
-    popstate: the app runs the page the address names), not a new load (a new tab cost 2-4 s a page
-    here, this under 1 s). The run has started once the script has written to the address (still
-    this page's: a run under way before the move could take the tab elsewhere)."""
-    page.evaluate("(path) => { history.pushState({}, '', path); dispatchEvent(new PopStateEvent('popstate', {state: {}})); }",
-                  path)
+    """Show the app's ``path`` (``/page?lang=xx``) in the same tab, as the browser's Back and Forward
+    do (history.pushState, then popstate: the app runs the page the address names), not a new load
+    (a new tab cost 2-4 s a page here, this under 1 s). The run it starts is seen start, then end (a
+    run under way before the move could take the tab elsewhere): the app's script state leaves
+    "notRunning" after the move, or the script completes the address (its part, its slide): a move
+    to another page can mount the app anew with its state already set, which no attribute change shows."""
+    page.evaluate("""(path) => {
+        window.__lmlabRan = false;
+        const seen = new MutationObserver((records) => {
+            if (records.some((r) => r.target.getAttribute('data-test-script-state') !== 'notRunning')) {
+                window.__lmlabRan = true;
+                seen.disconnect();
+            }
+        });
+        seen.observe(document.body, {attributes: true, subtree: true, attributeFilter: ['data-test-script-state']});
+        history.pushState({}, '', path);
+        dispatchEvent(new PopStateEvent('popstate', {state: {}}));
+    }""", path)
     page.wait_for_function("(path) => location.pathname === new URL(path, location.href).pathname"
-                           " && location.pathname + location.search !== path", arg=path, timeout=timeout)
+                           " && (window.__lmlabRan || location.pathname + location.search !== path)", arg=path, timeout=timeout)
     wait_for_app(page, timeout, started=True)
 
 

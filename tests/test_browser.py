@@ -207,3 +207,20 @@ def test_no_frame_around_the_page_can_drive_it(reading_page, app_server):
     listeners = cdp.send("DOMDebugger.getEventListeners", {"objectId": window})["listeners"]
     handlers = [entry["handler"].get("description", "") for entry in listeners if entry["type"] == "message"]
     assert handlers and not [text for text in handlers if "window.parent" in text], handlers
+
+
+def test_a_move_of_a_control_leaves_the_address_and_history_alone(reading_page, app_server):
+    """A link's setting opens the page with it, then leaves the address (ui/state.py keep_settings);
+    moves of the control add no history entry, so Back leaves the page instead of stepping through
+    every value moved (each change of address also cost the frontend a render of the whole app)."""
+    open_page(reading_page, f"{app_server}/beam-search?k=4")
+    thumb = reading_page.locator(".st-key-decoding_k").get_by_role("slider")
+    assert thumb.get_attribute("aria-valuetext") == "4" and "k=" not in reading_page.url
+    entries = reading_page.evaluate("history.length")
+    for value in (5, 6, 7):
+        thumb.focus()
+        thumb.press("ArrowRight")
+        wait_for_app(reading_page)
+        assert thumb.get_attribute("aria-valuetext") == str(value)
+    assert reading_page.evaluate("history.length") == entries and "k=" not in reading_page.url
+    assert reading_page.get_by_text("Beam (k = 7)").count() == 1  # the page shows the moved value

@@ -1,7 +1,7 @@
 """The corpus page: the top-tokens slider reruns and resends its table alone (a fragment), not the
 page (its metrics, charts and sidebar)."""
 from tests.apptest_fragments import run_fragment, widget_fragment
-from tests.apptest_helpers import errors, run_page, show_part
+from tests.apptest_helpers import errors, kept_settings, run_page, show_part
 
 
 def test_the_top_tokens_slider_reruns_its_table_only():
@@ -15,4 +15,5 @@ def test_the_top_tokens_slider_reruns_its_table_only():
     tables = [el.proto.body for el in at.get("html") if "<table" in el.proto.body]
     assert len(tables) == 1 and tables[0].count("<tr>") == 1 + 50  # the header and the 50 most frequent
     at.run()
-    assert not errors(at) and at.query_params.get("top") == "50" and at.query_params.get("part") == "tokens"
+    assert not errors(at) and kept_settings(at)["top"] == "50" and at.query_params.get("part") == "tokens"
+    assert "top" not in at.query_params

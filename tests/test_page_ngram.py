@@ -3,7 +3,7 @@ import pytest
 
 from lmcore.i18n import t
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, run_page, show_part, text_tables
+from tests.apptest_helpers import errors, kept_settings, run_page, show_part, text_tables
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -82,7 +82,7 @@ def test_the_settings_rerun_the_page_body_only_and_not_the_sidebar():
     assert not errors(at) and run.deltas
     assert all(m.delta.fragment_id for m in run.deltas)  # the body's fragment and those inside it: no sidebar
     at.run()
-    assert not errors(at) and at.query_params["n"] == "4" and len(at.get("plotly_chart")) == 1
+    assert not errors(at) and kept_settings(at)["n"] == "4" and len(at.get("plotly_chart")) == 1
 
 
 def test_an_open_share_link_follows_the_settings_changed_in_the_page_body():

@@ -1,4 +1,4 @@
-"""What every page reads: the language, the translated strings, the corpus, shareable URL settings."""
+"""What every page reads: the language, the translated strings, the corpus, its settings from a link."""
 from __future__ import annotations
 
 import math
@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from lmcore.corpus import Corpus
 from lmcore.i18n import t
@@ -83,11 +84,14 @@ def parse_param(raw: str, default: T, choices: Sequence[T] | None = None,
 
 def query_param(name: str, default: T, choices: Sequence[T] | None = None,
                 lo: float | None = None, hi: float | None = None) -> T:
-    """``st.query_params[name]`` as a valid value for the control it feeds, else ``default``.
+    """The page's setting ``name`` as a valid value for the control it feeds: the one this session
+    keeps (:func:`keep_settings`), else the link's (``st.query_params[name]``), else ``default``.
 
     A value of the wrong type, outside [lo, hi] or not among ``choices`` falls back to ``default``
     with a short notice (once per parameter and session); a link can never raise an exception."""
-    raw = st.query_params.get(name)
+    raw = _page_settings().get(name)
+    if raw is None:
+        raw = st.query_params.get(name)
     if raw is None:
         return default
     value = parse_param(raw, default, choices, lo, hi)
@@ -101,8 +105,38 @@ def query_param(name: str, default: T, choices: Sequence[T] | None = None,
 
 
 def set_query_params(**values: object) -> None:
-    """Mirror a page's main settings in the URL, so a copied link reopens the same view."""
+    """Write where this view is (page part, language, corpus, slide) in the address: a copied link
+    or a reload opens it there, and Back returns to the part before."""
     for name, value in values.items():
         text = str(value)
         if st.query_params.get(name) != text:
             st.query_params[name] = text
+
+
+PAGE_SETTINGS = "lmlab_page_settings"  # {page script hash: {setting: text}}
+
+
+def _page_settings() -> dict[str, str]:
+    """The open page's settings kept by :func:`keep_settings`: each page's own, for the session (Back,
+    or the navigation, returns to a page as it was left)."""
+    ctx = get_script_run_ctx()
+    return st.session_state.setdefault(PAGE_SETTINGS, {}).setdefault(ctx.page_script_hash if ctx else "", {})
+
+
+def keep_settings(**values: object) -> None:
+    """A page's main settings (a slider's value, a chosen model): kept in the session, where
+    :func:`query_param` reads them, and put in the page's share link (:func:`page_settings`), not in the
+    address. Each change of the address costs Streamlit's frontend a render of the whole app and a
+    history entry: a move of a control would pay both (about a tenth of its time to settle), and
+    Back would step through every value moved. A link's value, once read, leaves the address, which
+    would otherwise name a setting the view no longer shows."""
+    kept = _page_settings()
+    for name, value in values.items():
+        kept[name] = str(value)
+        if name in st.query_params:
+            del st.query_params[name]
+
+
+def page_settings() -> dict[str, str]:
+    """The open page's settings as its share link carries them (:func:`keep_settings`)."""
+    return dict(_page_settings())

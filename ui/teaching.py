@@ -39,9 +39,8 @@ from ui.sections import keep_widget_values, part_bar, show_part
 from ui.tables import text_table
 from ui.teaching_questions import lesson_inputs, page_questions, predict_then_reveal
 from ui.teaching_share import share_view, sheet_download
-from ui.state import corpus_name, current_corpus, query_param, set_query_params, tr
+from ui.state import corpus_name, current_corpus, page_settings, query_param, set_query_params, tr
 
-NOT_SETTINGS = {"present", "slide", "part", "lang", "qseed"}
 COURSE_MOVE = "teaching_course_move"  # set by Previous/Next past a deck's end: the lesson to open
 TOOL_BOXES = ("teaching_share_box", "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
 
@@ -329,9 +328,8 @@ class Deck:
 
     # --- figures and tables
     def file_name(self, what: str, ext: str, size: tuple[int, int] | None = None) -> str:
-        """A file name saying page, what, corpus and the page's settings (from the URL)."""
-        settings = {k: v for k, v in st.query_params.items() if k not in NOT_SETTINGS}
-        return export_name(self.page, what, corpus_name(current_corpus()), settings, ext, size)
+        """A file name saying page, what, corpus and the page's settings (ui/state.py's ``keep_settings``)."""
+        return export_name(self.page, what, corpus_name(current_corpus()), page_settings(), ext, size)
 
     def chart(self, fig, name: str, where=None, key: str | None = None) -> None:
         """Show a figure (a Figure or its dict; projector fonts in projector view) with PNG/SVG

@@ -14,7 +14,7 @@ from lmcore.teaching.export import ExportError, export_name
 from lmcore.teaching.sheet import (COURSE_MAX_QUESTIONS, MAX_QUESTIONS, MIN_QUESTIONS, key_markdown, sheet_markdown,
                                    sheet_pdf)
 from ui.navigation import PAGES
-from ui.state import lang, query_param, set_query_params, tr
+from ui.state import lang, page_settings, query_param, set_query_params, tr
 
 SEED_MAX = 1_000_000
 
@@ -70,10 +70,10 @@ def _pdf(sheet, language: str, key: bool) -> bytes:
 
 
 def view_url(page: str) -> str:
-    """The full link of this view: this page, its settings and section (the current query string)."""
+    """The full link of this view: this page, its section (the address) and its settings (kept in the session)."""
     base = urllib.parse.urlsplit(st.context.url or "http://localhost:8501")
     path = next(url for stem, url, _ in PAGES if stem == page)
-    params = {k: v for k, v in st.query_params.items()}
+    params = {k: v for k, v in st.query_params.items()} | page_settings()
     params["lang"] = lang()
     return urllib.parse.urlunsplit((base.scheme, base.netloc, "/" + path, urllib.parse.urlencode(params), ""))
 
