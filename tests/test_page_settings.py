@@ -33,6 +33,22 @@ def test_a_move_changes_no_address_and_the_share_link_follows(stem, part, key, v
     assert links and f"{name}={value}" in links[0]
 
 
+@pytest.mark.parametrize("stem, part, key, value, fragment, name", MOVES, ids=[m[2] for m in MOVES])
+def test_an_open_share_link_follows_a_move(stem, part, key, value, fragment, name):
+    """The share link sits in the sidebar, which a fragment's run cannot redraw: a move that changes
+    a kept setting while it is open reruns the whole page."""
+    at = run_page(stem, "en")
+    if part:
+        show_part(at, stem, part)
+    at.session_state["teaching_share_box"] = True
+    at.run()
+    next(w for kind in ("slider", "select_slider") for w in at.get(kind) if w.key == key).set_value(value)
+    run_fragment(at, fragment)
+    assert not errors(at)
+    links = [t.value for t in at.sidebar.get("text") if t.value.startswith("http")]
+    assert links and f"{name}={value}" in links[0]
+
+
 def test_a_links_setting_opens_the_page_then_leaves_the_address():
     at = run_page("ngram", "en", query={"n": "5", "part": "words"})
     assert not errors(at) and at.slider(key="ngram_order").value == 5

@@ -114,6 +114,13 @@ def set_query_params(**values: object) -> None:
 
 
 PAGE_SETTINGS = "lmlab_page_settings"  # {page script hash: {setting: text}}
+SHARE_BOX = "teaching_share_box"  # ui/teaching_share.py's box in the sidebar: open, its link shows the kept settings
+
+
+def fragment_rerun() -> bool:
+    """Whether this run reruns fragments only (Streamlit's run context says which it runs)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.fragment_ids_this_run)
 
 
 def _page_settings() -> dict[str, str]:
@@ -129,12 +136,17 @@ def keep_settings(**values: object) -> None:
     address. Each change of the address costs Streamlit's frontend a render of the whole app and a
     history entry: a move of a control would pay both (about a tenth of its time to settle), and
     Back would step through every value moved. A link's value, once read, leaves the address, which
-    would otherwise name a setting the view no longer shows."""
+    would otherwise name a setting the view no longer shows. A fragment's run that changes one while
+    the sidebar's share link is open reruns the whole page, so that the link follows."""
     kept = _page_settings()
+    changed = False
     for name, value in values.items():
+        changed |= kept.get(name) != str(value)
         kept[name] = str(value)
         if name in st.query_params:
             del st.query_params[name]
+    if changed and st.session_state.get(SHARE_BOX) and fragment_rerun():
+        st.rerun(scope="app")
 
 
 def page_settings() -> dict[str, str]:

@@ -26,7 +26,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from lmcore.teaching import LessonInputs
 from lmcore.teaching.course import (COURSE, LESSON_OF, QUESTIONS_PART, PageLesson, next_lesson, previous_lesson,
@@ -39,10 +38,11 @@ from ui.sections import keep_widget_values, part_bar, show_part
 from ui.tables import text_table
 from ui.teaching_questions import lesson_inputs, page_questions, predict_then_reveal
 from ui.teaching_share import share_view, sheet_download
-from ui.state import corpus_name, current_corpus, page_settings, query_param, set_query_params, tr
+from ui.state import (SHARE_BOX, corpus_name, current_corpus, fragment_rerun, page_settings, query_param,
+                      set_query_params, tr)
 
 COURSE_MOVE = "teaching_course_move"  # set by Previous/Next past a deck's end: the lesson to open
-TOOL_BOXES = ("teaching_share_box", "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
+TOOL_BOXES = (SHARE_BOX, "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
 
 # Every lesson page, in either view: a wide formula or Markdown table scrolls sideways in its own box
 # (a phone is 390 px wide), and on a narrow screen the Plotly modebar is hidden (it covered the chart's title)
@@ -265,7 +265,7 @@ class Deck:
         sheet is open, the whole page runs again so that they follow."""
         self._inputs, self._settings = None, dict(settings)
         drawn = st.session_state.get(f"teaching_tools_{self.page}")
-        if _fragment_rerun() and drawn is not None and drawn != settings and any(
+        if fragment_rerun() and drawn is not None and drawn != settings and any(
                 st.session_state.get(box) for box in TOOL_BOXES):
             st.rerun(scope="app")
         if self._share is not None:
@@ -347,12 +347,6 @@ class Deck:
         where.download_button(tr("teaching.export.csv"), lambda: frame.to_csv(index=False).encode("utf-8"),
                               file_name=self.file_name(name, "csv"), mime="text/csv", on_click="ignore",
                               key=f"lmlab-csv-{name}")
-
-
-def _fragment_rerun() -> bool:
-    """Whether this run reruns fragments only (Streamlit's run context says which it runs)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx and ctx.fragment_ids_this_run)
 
 
 # ------------------------------------------------------------------------------------------ exports

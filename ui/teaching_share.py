@@ -14,7 +14,7 @@ from lmcore.teaching.export import ExportError, export_name
 from lmcore.teaching.sheet import (COURSE_MAX_QUESTIONS, MAX_QUESTIONS, MIN_QUESTIONS, key_markdown, sheet_markdown,
                                    sheet_pdf)
 from ui.navigation import PAGES
-from ui.state import lang, page_settings, query_param, set_query_params, tr
+from ui.state import SHARE_BOX, lang, page_settings, query_param, set_query_params, tr
 
 SEED_MAX = 1_000_000
 
@@ -92,7 +92,7 @@ def share_view(page: str, where=None, big: bool = False) -> None:
     """The full link and a QR code of it, for students to scan."""
     where = where or st
     url = view_url(page)
-    box = where if big else where.expander(tr("teaching.share.header"), key="teaching_share_box", on_change="rerun")
+    box = where if big else where.expander(tr("teaching.share.header"), key=SHARE_BOX, on_change="rerun")
     if not big and not box.open:  # lazy: the QR image is made and fetched only while the box is open
         return
     box.caption(tr("teaching.share.caption"))
