@@ -69,3 +69,16 @@ def test_a_page_left_and_opened_again_shows_the_settings_it_was_left_with():
     assert not errors(at) and at.slider(key="decoding_k").value == 2
     at.switch_page("app_pages/ngram.py").run()
     assert not errors(at) and at.slider(key="ngram_order").value == 5 and "n" not in at.query_params
+
+
+def test_an_open_exercise_sheet_follows_the_deck_settings():
+    """The sheet's questions are made from the deck's settings (ui/teaching.py Deck.settings): a move
+    that changes them while its box is open reruns the whole page, the sidebar's sheet with it."""
+    at = run_page("ngram", "en")
+    at.session_state["teaching_sheet_box"] = True
+    at.run()
+    assert at.session_state["teaching_tools_ngram"]["order"] == 3
+    at.slider(key="ngram_order").set_value(4)
+    run = run_fragment(at, "ngram_settings")
+    assert not errors(at) and run.outside  # elements outside the fragment were sent: the page ran whole
+    assert at.session_state["teaching_tools_ngram"]["order"] == 4

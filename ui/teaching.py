@@ -37,12 +37,10 @@ from ui import live_class
 from ui.sections import keep_widget_values, part_bar, show_part
 from ui.tables import text_table
 from ui.teaching_questions import lesson_inputs, page_questions, predict_then_reveal
-from ui.teaching_share import share_view, sheet_download
-from ui.state import (SHARE_BOX, corpus_name, current_corpus, fragment_rerun, page_settings, query_param,
-                      set_query_params, tr)
+from ui.teaching_share import SHEET_BOX, share_view, sheet_download
+from ui.state import corpus_name, current_corpus, fragment_rerun, page_settings, query_param, set_query_params, tr
 
 COURSE_MOVE = "teaching_course_move"  # set by Previous/Next past a deck's end: the lesson to open
-TOOL_BOXES = (SHARE_BOX, "teaching_sheet_box")  # ui/teaching_share.py: open only when shown
 
 # Every lesson page, in either view: a wide formula or Markdown table scrolls sideways in its own box
 # (a phone is 390 px wide), and on a narrow screen the Plotly modebar is hidden (it covered the chart's title)
@@ -260,13 +258,12 @@ class Deck:
             self._offstage = None
 
     def settings(self, **settings: Any) -> None:
-        """The page's settings, from which its questions, share link and exercise sheet are made.
-        May run inside a fragment: if a rerun of it changed them while the sidebar's share link or
-        sheet is open, the whole page runs again so that they follow."""
+        """The page's settings, from which its questions and exercise sheet are made. May run inside a
+        fragment: if a rerun of it changed them while the sidebar's sheet is open, the whole page runs
+        again so that the sheet follows (its share link follows the kept settings: ui/state.py)."""
         self._inputs, self._settings = None, dict(settings)
         drawn = st.session_state.get(f"teaching_tools_{self.page}")
-        if fragment_rerun() and drawn is not None and drawn != settings and any(
-                st.session_state.get(box) for box in TOOL_BOXES):
+        if fragment_rerun() and drawn is not None and drawn != settings and st.session_state.get(SHEET_BOX):
             st.rerun(scope="app")
         if self._share is not None:
             share_view(self.page, self._share, big=True)

@@ -17,6 +17,7 @@ from ui.navigation import PAGES
 from ui.state import SHARE_BOX, lang, page_settings, query_param, set_query_params, tr
 
 SEED_MAX = 1_000_000
+SHEET_BOX = "teaching_sheet_box"  # the exercise sheet's box in the sidebar: open, a change of the page's settings reruns the page
 
 
 def quiz_seed() -> int:
@@ -33,7 +34,7 @@ def sheet_download(inputs: Callable[[], LessonInputs], topics: tuple[str, ...], 
     """Sheet and answer key as Markdown and PDF, EN or 中文, for this page's ``topics`` or for the whole
     course; the seed is kept in the URL (``?qseed=``). ``inputs()`` is called only while the box is open."""
     where = where or st
-    box = where.expander(tr("teaching.sheet.header"), key="teaching_sheet_box", on_change="rerun")
+    box = where.expander(tr("teaching.sheet.header"), key=SHEET_BOX, on_change="rerun")
     if not box.open:  # lazy: its controls and buttons are made only while it is open
         return
     with box:
