@@ -222,8 +222,14 @@ def _moves():
     """(name, figure before, figure after, whether only shapes or annotations change)."""
     import numpy as np
 
+    from lmcore.figures.gradients import cliff_figure
     from lmcore.figures.rnn import hidden_state_heatmap, step_loss_figure
+    from lmcore.recurrent.cliff import descend, loss_surface
 
+    surface = loss_surface((0.0, 12.0), (-8.0, 2.0), 40)
+    cliffs = [cliff_figure(surface, {"plain": descend((10.0, -3.0), 0.01, 60),
+                                     "clipped": descend((10.0, -3.0), 0.01, 60, threshold=threshold)})
+              for threshold in (20.0, 5.0)]
     h, words = np.tanh(np.linspace(-2, 2, 24).reshape(6, 4)), ["</s>", "a", "b", "a", "c", "d"]
     losses = np.array([2.0, 3.5, 1.0, 4.0, 2.5, 0.8])
     ticks = [go.Figure(go.Bar(y=[1.0, 2.0, 3.0]), layout={"xaxis": {"tickvals": v, "ticktext": ["x", "y"]}})
@@ -232,7 +238,8 @@ def _moves():
             ("loss step", step_loss_figure(losses, words, 2), step_loss_figure(losses, words, 5), True),
             ("bar data", go.Figure(go.Bar(y=[1.0, 2.0])), go.Figure(go.Bar(y=[1.0, 2.5])), False),
             ("tick values", ticks[0], ticks[1], False),
-            ("heatmap data", hidden_state_heatmap(h, words, 2), hidden_state_heatmap(-h, words, 2), False)]
+            ("heatmap data", hidden_state_heatmap(h, words, 2), hidden_state_heatmap(-h, words, 2), False),
+            ("cliff threshold", cliffs[0], cliffs[1], True)]
 
 
 @pytest.fixture(scope="module")
@@ -263,7 +270,7 @@ def app_plotly_page(browser):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("case", range(5))
+@pytest.mark.parametrize("case", range(6))
 def test_a_moved_figure_draws_as_a_new_plot_of_it(app_plotly_page, case):
     from ui.plotly_element import SCRIPT
 
@@ -280,3 +287,30 @@ def test_a_moved_figure_draws_as_a_new_plot_of_it(app_plotly_page, case):
         assert moved["outside"] == [], name
     else:
         assert len(moved["outside"]) > 20, name
+
+
+LEVELS = """([z, n]) => { const gd = document.createElement('div'); document.body.appendChild(gd);
+  window.Plotly.newPlot(gd, [{type: 'contour', z, ncontours: n}]);
+  const {start, end, size} = gd._fullData[0].contours; window.Plotly.purge(gd); gd.remove(); return {start, end, size}; }"""
+
+
+@pytest.mark.browser
+def test_the_cliffs_contour_levels_are_those_plotly_would_choose(app_plotly_page):
+    """The cliff's contour levels are set on the server (a move of its paths keeps the contour drawn):
+    they must be the levels plotly.js's autocontour draws, for the cliff's own surface and for ranges
+    whose step sits on a boundary of 2, 5 and 10 (0.2 from 0…6 in 30 is not a step: plotly.js takes
+    the next, 0.5)."""
+    import numpy as np
+
+    from lmcore.figures.gradients import contour_levels
+    from lmcore.recurrent.cliff import loss_surface
+
+    surface = loss_surface((0.0, 12.0), (-8.0, 2.0), 100)
+    cliff = np.round(np.log10(surface.loss.astype(float) + 1e-12), 3)
+    cases = [(cliff, 30), (np.array([[0.0, 6.0]]), 30), (np.array([[0.0, 1.0]]), 30), (np.array([[0.0, 1.0]]), 15),
+             (np.array([[-1.0, 1.0]]), 20), (np.array([[0.1, 0.97]]), 7), (np.array([[-3.3, 7.7]]), 30),
+             (np.array([[0.0, 1000.0]]), 10), (np.array([[2.0, 2.05]]), 30)]
+    for z, n in cases:
+        plotly_levels = app_plotly_page.evaluate(LEVELS, [z.tolist(), n])
+        ours = contour_levels(z, n)
+        assert ours == pytest.approx(plotly_levels, rel=1e-12, abs=1e-12), (z.min(), z.max(), n)

@@ -1,6 +1,7 @@
 """The gradients and RNN figures: both languages, markers for inf/NaN/0, no non-finite numbers
 sent to Plotly, token labels escaped, the truncation staircase where it belongs."""
 import json
+import re
 
 import numpy as np
 import pytest
@@ -10,11 +11,13 @@ from lmcore.figures.gradients import (
     cliff_figure, connectivity_figure, eigenvalue_figure, forget_gate_figure, gradient_curves_figure,
     per_step_figure, training_loss_figure, training_norm_figure,
 )
+from lmcore.figures.style import HIGHLIGHT
 from lmcore.figures.rnn import bptt_heatmap, hidden_state_heatmap, step_loss_figure, truncation_error_figure
 from lmcore.recurrent.cliff import descend, loss_surface
 from lmcore.recurrent.clip_run import TrainingLog
 from lmcore.recurrent.gradient_flow import curves_over_seeds
 from lmcore.recurrent.weights import CellSpec
+from lmcore.i18n import t
 
 torch.set_num_threads(1)
 
@@ -139,3 +142,42 @@ def test_log_axis_stays_below_float64_overflow():
     spec = _finite_json(gradient_curves_figure(bands, 5.0, 1.0))
     low, high = spec["layout"]["yaxis"]["range"]
     assert high <= 305 and low < 0.5  # 5^k reaches 1e308: the axis stops short of "Infinity"
+
+
+def _path_points(path: str) -> np.ndarray:
+    """The vertices of an SVG path of M, L, H, V commands (absolute), in order."""
+    points, x, y = [], 0.0, 0.0
+    for command, args in re.findall(r"([MLHVZ])([^MLHVZ]*)", path):
+        numbers = [float(v) for v in re.findall(r"-?[\d.]+(?:e-?\d+)?", args)]
+        if command in "ML":
+            x, y = numbers
+        elif command == "H":
+            x = numbers[0]
+        elif command == "V":
+            y = numbers[0]
+        else:
+            continue
+        points.append((x, y))
+    return np.array(points)
+
+
+def test_cliff_paths_are_shapes_through_every_step_inside_the_window():
+    """Each path is a line through its steps and a square mark at each, both shapes that a move
+    redraws alone; the steps are descend's own, cut where the path leaves the plotted window."""
+    surface = loss_surface((0.0, 12.0), (-8.0, 2.0), 30)
+    paths = {"plain": descend((10.0, -6.0), 0.05, 40), "clipped": descend((10.0, -6.0), 0.05, 40, 1.0)}
+    spec = _finite_json(cliff_figure(surface, paths))
+    shapes = spec["layout"]["shapes"]
+    assert len(shapes) == 4 and {s["name"] for s in shapes} == {HIGHLIGHT}
+    assert [t["name"] for t in spec["data"][1:]] == [t("gradients.fig.path_plain", "en"), t("gradients.fig.path_clipped", "en")]
+    assert all(trace["x"] == [None] for trace in spec["data"][1:])  # a legend entry only
+    for (name, path), line, marks in zip(paths.items(), shapes[0::2], shapes[1::2]):
+        points = path.points
+        out = np.flatnonzero((points[:, 0] < 0) | (points[:, 0] > 12) | (points[:, 1] < -8) | (points[:, 1] > 2))
+        inside = points[: out[0] + 1] if out.size else points
+        inside = np.column_stack([np.clip(inside[:, 0], 0, 12), np.clip(inside[:, 1], -8, 2)])
+        assert _path_points(line["path"]) == pytest.approx(inside, rel=1e-4, abs=1e-4), name
+        corners = _path_points(marks["path"]).reshape(-1, 4, 2)
+        assert corners.mean(axis=1) == pytest.approx(inside, rel=1e-4, abs=1e-4), name  # a mark centred on each step
+        sides = corners.max(axis=1) - corners.min(axis=1)
+        assert np.all(sides > 0) and np.all(np.ptp(sides, axis=0) <= 0.02 * sides.mean(axis=0)), name  # one size (5 digits)

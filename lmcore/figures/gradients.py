@@ -6,6 +6,7 @@ Non-finite values never reach Plotly as numbers: overflow (inf/NaN) becomes a ga
 """
 from __future__ import annotations
 
+import math
 
 import numpy as np
 import plotly.graph_objects as go
@@ -13,13 +14,14 @@ import plotly.graph_objects as go
 from lmcore.figures.labels import plotly_text
 from lmcore.figures.placement import token_axis
 
-from lmcore.figures.style import log_axis, readable
+from lmcore.figures.style import HIGHLIGHT, log_axis, readable
 from lmcore.i18n import t
 from lmcore.recurrent.cliff import LossSurface, Trajectory
 from lmcore.recurrent.clip_run import TrainingLog
 from lmcore.recurrent.gradient_flow import SeedBand, regime, theory_line
 
 CONNECTIVITY_WIDTH = 460  # px: the connectivity map's plotting area at 1280×720 (its colour bar beside it)
+CLIFF_PLOT_PX = (520, 340)  # px: the cliff's plotting area at 1280×720 (its marks are square there)
 COLOURS = {"rnn": "#1f77b4", "lstm": "#d62728", "gru": "#2ca02c", "theory": "#555555"}
 
 
@@ -171,20 +173,29 @@ def forget_gate_figure(approx: dict[str, np.ndarray], lang: str = "en") -> go.Fi
 def cliff_figure(surface: LossSurface, paths: dict[str, Trajectory], lang: str = "en") -> go.Figure:
     """Contours of log10 L(w, b) of the one-unit RNN with gradient-descent trajectories.
 
-    log10 L is sent to 3 decimals (its 30 contours are about 0.2 apart): a third of the bytes that
-    every move of a path's control sends and the browser parses."""
+    log10 L is sent to 3 decimals (its contours are 0.5 apart): a third of the bytes that
+    every move of a path's control sends and the browser parses. The paths are drawn as shapes
+    named ``HIGHLIGHT`` (a legend entry each, drawn by a trace without points): a move of the
+    threshold, the step size or the start moves them alone, and the browser keeps the contour it
+    drew (its levels are set here, as plotly.js would choose them: :func:`contour_levels`)."""
+    z = np.round(np.log10(surface.loss.astype(float) + 1e-12), 3)
     fig = go.Figure(go.Contour(
-        x=surface.w, y=surface.b, z=np.round(np.log10(surface.loss.astype(float) + 1e-12), 3), colorscale="Viridis",
-        ncontours=30,
+        x=surface.w, y=surface.b, z=z, colorscale="Viridis", autocontour=False, contours=contour_levels(z, 30),
         colorbar=dict(title=t("gradients.fig.cliff_colour", lang)), hovertemplate="w=%{x:.2f}, b=%{y:.2f}<extra></extra>",
     ))
-    styles = {"plain": dict(color="white", dash="solid", width=3), "clipped": dict(color="orange", dash="dash")}
+    styles = {"plain": dict(color="white", dash="solid", width=3), "clipped": dict(color="orange", dash="dash", width=2)}
     outline = {"plain": dict(color="#262730", width=1)}  # a white path's mark in the (white) legend, and on yellow
+    px = ((surface.w[-1] - surface.w[0]) / CLIFF_PLOT_PX[0], (surface.b[-1] - surface.b[0]) / CLIFF_PLOT_PX[1])
     for name, path in paths.items():
         inside = _inside(path.points, surface)
-        fig.add_scatter(x=inside[:, 0], y=inside[:, 1], mode="lines+markers",
-                        marker=dict(size=5 if name in outline else 4, line=outline.get(name, {})),
-                        line=styles.get(name, {}), name=t(f"gradients.fig.path_{name}", lang))
+        style, edge = styles.get(name, dict(color="orange", width=2)), outline.get(name, dict(width=0))
+        mark = 5 if name in outline else 4  # px: a step's square mark
+        fig.add_scatter(x=[None], y=[None], mode="lines+markers", line=style, hoverinfo="skip",
+                        marker=dict(symbol="square", size=mark + 1, color=style["color"], line=edge),
+                        name=t(f"gradients.fig.path_{name}", lang))
+        fig.add_shape(type="path", path=polyline_path(inside), line=style, name=HIGHLIGHT, layer="above")
+        fig.add_shape(type="path", path=squares_path(inside, mark / 2 * px[0], mark / 2 * px[1]), fillcolor=style["color"],
+                      fillrule="nonzero", line=edge, name=HIGHLIGHT, layer="above")
     fig.update_layout(
         title=t("gradients.fig.cliff_title", lang),
         xaxis=dict(title=t("gradients.fig.w", lang), range=[surface.w[0], surface.w[-1]]),
@@ -192,6 +203,31 @@ def cliff_figure(surface: LossSurface, paths: dict[str, Trajectory], lang: str =
         legend=dict(orientation="h", y=-0.2), margin=dict(t=60, b=40), height=480,
     )
     return readable(fig)
+
+
+def contour_levels(z: np.ndarray, n: int) -> dict:
+    """The levels plotly.js's autocontour draws for ``n`` contours of ``z`` (its autoContours): a step
+    dz = 10^k·{2, 5, 10}, the smallest such above (max z − min z)/n; levels from the first multiple
+    of dz above min z to the last below max z. In plotly.js's floating-point steps (a 10^k found as
+    log x / ln 10), so that the levels are the same."""
+    lo, hi = float(np.min(z)), float(np.max(z))
+    rough = (hi - lo) / n
+    power = 10.0 ** math.floor(math.log(rough) / math.log(10))
+    size = power * next(m for m in (2, 5, 10) if m > rough / power)
+    start, end = math.ceil(lo / size - 1e-9) * size, math.floor(hi / size + 1e-9) * size
+    start, end = start + size * math.isclose(start, lo), end - size * math.isclose(end, hi)
+    return dict(start=start, end=end, size=size)
+
+
+def polyline_path(points: np.ndarray) -> str:
+    """An SVG path through ``points`` (data coordinates): M x,y L x,y …"""
+    return "M" + "L".join(f"{x:.5g},{y:.5g}" for x, y in points)
+
+
+def squares_path(points: np.ndarray, half_x: float, half_y: float) -> str:
+    """An SVG path of a square mark (half sides ``half_x``, ``half_y`` in data units) at each point."""
+    return "".join(f"M{x - half_x:.5g},{y - half_y:.5g}H{x + half_x:.5g}V{y + half_y:.5g}H{x - half_x:.5g}Z"
+                   for x, y in points)
 
 
 def _inside(points: np.ndarray, surface: LossSurface) -> np.ndarray:
