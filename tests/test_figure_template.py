@@ -314,3 +314,39 @@ def test_the_cliffs_contour_levels_are_those_plotly_would_choose(app_plotly_page
         plotly_levels = app_plotly_page.evaluate(LEVELS, [z.tolist(), n])
         ours = contour_levels(z, n)
         assert ours == pytest.approx(plotly_levels, rel=1e-12, abs=1e-12), (z.min(), z.max(), n)
+
+
+# The chart element shown ``specs`` in turn (as the seq2seq page does: a map, hidden, the map again):
+# after each, whether the box is shown, Plotly draws since the previous one, and the plot's width
+HIDE_AND_SHOW = """async ([script, specs]) => {
+  const element = (await import(URL.createObjectURL(new Blob([script], {type: 'text/javascript'})))).default;
+  const parent = document.createElement('div'); parent.style.width = '640px'; document.body.appendChild(parent);
+  const wait = async (gd) => { for (const end = Date.now() + 30000; !gd || gd.lmDrawing || gd.lmNext || !gd._fullLayout;) {
+      if (Date.now() > end) throw new Error('the chart element never finished drawing');
+      await new Promise((done) => setTimeout(done, 10)); gd = parent.querySelector('.lmlab-plot'); }
+    for (let i = 0; i < 3; i++) await new Promise((done) => requestAnimationFrame(() => done())); return gd; };
+  let draws = 0, hooked = null; const out = [];
+  for (const spec of specs) {
+    element({data: spec, parentElement: parent});
+    const gd = await wait(parent.querySelector('.lmlab-plot'));
+    if (hooked !== gd) { gd.on('plotly_afterplot', () => { draws += 1; }); hooked = gd; draws = 1; }
+    out.push({shown: gd.parentElement.style.display !== 'none', draws, width: gd._fullLayout.width}); draws = 0;
+  }
+  window.Plotly.purge(parent.querySelector('.lmlab-plot')); parent.remove();
+  return out;
+}"""
+
+
+@pytest.mark.browser
+def test_a_chart_shown_again_as_it_was_hidden_is_not_drawn_again(app_plotly_page):
+    """hidden_chart keeps a plot out of sight; shown again with the same figure it is not drawn again
+    (Plotly.react would redraw it whole), shown with another it is drawn once, at the box's width."""
+    from ui.charts import HIDDEN
+    from ui.plotly_element import SCRIPT
+
+    a = charts.spec_json(go.Figure(go.Heatmap(z=[[0.1, 0.9], [0.7, 0.3]]))).decode()
+    b = charts.spec_json(go.Figure(go.Heatmap(z=[[0.5, 0.5], [0.2, 0.8]]))).decode()
+    steps = app_plotly_page.evaluate(HIDE_AND_SHOW, [SCRIPT, [a, HIDDEN.decode(), a, HIDDEN.decode(), b]])
+    assert [s["shown"] for s in steps] == [True, False, True, False, True]
+    assert [s["draws"] for s in steps] == [1, 0, 0, 0, 1]
+    assert {s["width"] for s in steps} == {640}
