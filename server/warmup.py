@@ -127,7 +127,8 @@ def _plotly_validators() -> None:
                              marker=dict(size=1, line=dict(width=1)), textfont=font, hoverlabel=dict(font=font)),
                   go.Heatmap(z=[[1.0]], colorscale="Viridis", colorbar=dict(title=dict(text="a", font=font), tickfont=font),
                              texttemplate="%{z}", textfont=font, hoverlabel=dict(font=font)),
-                  go.Contour(z=[[1.0, 2.0], [2.0, 3.0]], colorbar=dict(title=dict(text="a"), tickfont=font)),
+                  go.Contour(z=[[1.0, 2.0], [2.0, 3.0]], autocontour=False, contours=dict(start=1, end=3, size=1),
+                             colorbar=dict(title=dict(text="a"), tickfont=font)),
                   go.Histogram(x=[1.0])):
         fig.add_trace(trace, row=1, col=1)
     fig.frames = [go.Frame(data=[go.Scatter(x=[1], y=[1])], name="0")]
