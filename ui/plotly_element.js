@@ -45,8 +45,7 @@ function text(data) {
 
 // The plot's size: its box's width (0 in a hidden tab) and the figure's height, or the screen's in full screen.
 // The box as the observer last saw it shown (gd.lmBox, read in its callback, after a layout: free; a box
-// hidden by hidden_chart keeps its width, so the figure shown there again is drawn at it, not at
-// Plotly's default width and then at its own: an unchanged figure is not drawn again); before its
+// hidden by hidden_chart keeps the width it had, and the next figure shown there is drawn at it); before its
 // first callback (at mount), read now. Read during a page's run it would lay out the whole page there
 // and then, between React's changes of the other elements: once more per move and chart.
 function size(gd) {
