@@ -151,13 +151,12 @@ def test_every_chart_of_a_page_is_sent_themed_once(stem):
         assert spec["layout"]["font"]["family"] == THEME["layout"]["font"]["family"], stem
 
 
-# The chart element (ui/plotly_element.js, run as the app runs it) shown figure ``a`` then ``b`` (as when a
-# control moves), against a new element shown ``b``: what is drawn (resolved figure, shapes, bars,
-# heatmap image, tick labels) and the DOM changes outside the shapes' layer the move caused
-MOVE = """async ([script, a, b]) => {
+# The chart element (ui/plotly_element.js as the app runs it: ``script``) and ``show(parent, spec)``, which
+# hands it ``spec`` and waits for its draw loop to end (bounded: a hang fails, never a speed)
+ELEMENT = """
   const element = (await import(URL.createObjectURL(new Blob([script], {type: 'text/javascript'})))).default;
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
-  const settled = async (gd) => { // the element's draw loop has ended (bounded: a hang fails, never a speed)
+  const settled = async (gd) => {
     for (const end = Date.now() + 30000; gd.lmDrawing || gd.lmNext || !gd._fullLayout;) {
       if (Date.now() > end) throw new Error('the chart element never finished drawing');
       await new Promise((done) => setTimeout(done, 10));
@@ -166,7 +165,11 @@ MOVE = """async ([script, a, b]) => {
   };
   const show = async (parent, spec) => { element({data: spec, parentElement: parent});
     const gd = parent.querySelector('.lmlab-plot'); await settled(gd); return gd; };
-  const drawn = (gd) => {
+"""
+# The chart element (ui/plotly_element.js, run as the app runs it) shown figure ``a`` then ``b`` (as when a
+# control moves), against a new element shown ``b``: what is drawn (resolved figure, shapes, bars,
+# heatmap image, tick labels) and the DOM changes outside the shapes' layer the move caused
+MOVE = """async ([script, a, b]) => {""" + ELEMENT + """  const drawn = (gd) => {
 """ + CLEAN + """    const marks = [...gd.querySelectorAll('.shapelayer path, .bars path, .hm image, .xtick text, .ytick text')]
       .map(e => e.getAttribute('d') || e.getAttribute('href') || e.textContent);
     return {layout: clean(gd._fullLayout, 0), data: gd._fullData.map(t => clean(t, 0)), marks};
@@ -318,17 +321,11 @@ def test_the_cliffs_contour_levels_are_those_plotly_would_choose(app_plotly_page
 
 # The chart element shown ``specs`` in turn (as the seq2seq page does: a map, hidden, the map again):
 # after each, whether the box is shown, Plotly draws since the previous one, and the plot's width
-HIDE_AND_SHOW = """async ([script, specs]) => {
-  const element = (await import(URL.createObjectURL(new Blob([script], {type: 'text/javascript'})))).default;
+HIDE_AND_SHOW = """async ([script, specs]) => {""" + ELEMENT + """
   const parent = document.createElement('div'); parent.style.width = '640px'; document.body.appendChild(parent);
-  const wait = async (gd) => { for (const end = Date.now() + 30000; !gd || gd.lmDrawing || gd.lmNext || !gd._fullLayout;) {
-      if (Date.now() > end) throw new Error('the chart element never finished drawing');
-      await new Promise((done) => setTimeout(done, 10)); gd = parent.querySelector('.lmlab-plot'); }
-    for (let i = 0; i < 3; i++) await new Promise((done) => requestAnimationFrame(() => done())); return gd; };
   let draws = 0, hooked = null; const out = [];
   for (const spec of specs) {
-    element({data: spec, parentElement: parent});
-    const gd = await wait(parent.querySelector('.lmlab-plot'));
+    const gd = await show(parent, spec);
     if (hooked !== gd) { gd.on('plotly_afterplot', () => { draws += 1; }); hooked = gd; draws = 1; }
     out.push({shown: gd.parentElement.style.display !== 'none', draws, width: gd._fullLayout.width}); draws = 0;
   }
