@@ -74,7 +74,7 @@ def view_url(page: str) -> str:
     """The full link of this view: this page, its section (the address) and its settings (kept in the session)."""
     base = urllib.parse.urlsplit(st.context.url or "http://localhost:8501")
     path = next(url for stem, url, _ in PAGES if stem == page)
-    params = {k: v for k, v in st.query_params.items()} | page_settings()
+    params = st.query_params.to_dict() | page_settings()
     params["lang"] = lang()
     return urllib.parse.urlunsplit((base.scheme, base.netloc, "/" + path, urllib.parse.urlencode(params), ""))
 

@@ -18,8 +18,8 @@ import plotly.graph_objects as go
 from lmcore.figures.margins import fit_margins
 from lmcore.figures.upright import upright_y_titles
 
-# the name of a shape marking a place inside the data (the step shown): moving it redraws the shape
-# alone (ui/charts.py keeps it out of the datarevision; it changes no axis range)
+# the name of a shape marking a place inside the data (the step shown, a descent path over the cliff):
+# moving it redraws the shapes alone (ui/charts.py keeps it out of the datarevision; it changes no axis range)
 HIGHLIGHT = "highlight"
 TICK_FONT = dict(size=13, color="#262730")
 TITLE_FONT = dict(size=14, color="#262730")
