@@ -246,3 +246,24 @@ def test_a_histograms_chinese_y_title_clears_its_count_labels(page, width):
     ticks = boxes(page, ".yaxislayer-above .ytick text")
     assert title and max(float(t["text"]) for t in ticks) >= 100  # three-digit counts
     assert not overlapping(title, ticks), overlapping(title, ticks)
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_the_cliffs_colour_bar_names_every_decade_apart(page, projector):
+    """The cliff's colour bar (log10 L from −4 to 2) says each whole decade, also in the projector's
+    18 px ticks, where plotly.js's own choice left two labels (−2.5 and 0) for the whole bar."""
+    from lmcore.figures.gradients import cliff_figure
+    from lmcore.recurrent.cliff import descend, loss_surface
+    from lmcore.teaching.projector import projector_figure
+    from ui import charts
+
+    surface = loss_surface((0.0, 12.0), (-8.0, 2.0), 100)
+    fig = cliff_figure(surface, {"plain": descend((10.0, -3.0), 0.01, 150),
+                                 "clipped": descend((10.0, -3.0), 0.01, 150, threshold=20.0)}, "zh")
+    sent = charts.spec(projector_figure(fig) if projector else fig)  # in Streamlit's theme, as the app sends it
+    page.evaluate("""([spec, width]) => { const el = document.getElementById('plot'); Plotly.purge(el);
+        return Plotly.newPlot(el, spec.data, {...spec.layout, width}, {staticPlot: true}); }""",
+                  [sent, 1180 if projector else 700])
+    ticks = boxes(page, ".colorbar text")[:-1]  # the last is the bar's title
+    assert [t["text"] for t in ticks] == ["−4", "−3", "−2", "−1", "0", "1", "2"]
+    assert overlapping(ticks) == []

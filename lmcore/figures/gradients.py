@@ -181,7 +181,7 @@ def cliff_figure(surface: LossSurface, paths: dict[str, Trajectory], lang: str =
     z = np.round(np.log10(surface.loss.astype(float) + 1e-12), 3)
     fig = go.Figure(go.Contour(
         x=surface.w, y=surface.b, z=z, colorscale="Viridis", autocontour=False, contours=contour_levels(z, 30),
-        colorbar=dict(title=t("gradients.fig.cliff_colour", lang)), hovertemplate="w=%{x:.2f}, b=%{y:.2f}<extra></extra>",
+        colorbar=dict(title=t("gradients.fig.cliff_colour", lang), dtick=1), hovertemplate="w=%{x:.2f}, b=%{y:.2f}<extra></extra>",
     ))
     styles = {"plain": dict(color="white", dash="solid", width=3), "clipped": dict(color="orange", dash="dash", width=2)}
     outline = {"plain": dict(color="#262730", width=1)}  # a white path's mark in the (white) legend, and on yellow
