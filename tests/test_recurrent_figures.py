@@ -18,6 +18,7 @@ from lmcore.recurrent.clip_run import TrainingLog
 from lmcore.recurrent.gradient_flow import curves_over_seeds
 from lmcore.recurrent.weights import CellSpec
 from lmcore.i18n import t
+from ui.charts import spec_json
 
 torch.set_num_threads(1)
 
@@ -106,7 +107,9 @@ def test_forward_animation_has_one_frame_per_step_revealing_h():
     h = np.arange(12, dtype=float).reshape(4, 3) / 12
     top = [[("<unk>", 0.5), ("a", 0.3)], [("a", 0.6), ("b", 0.2)], [("b", 0.9), ("a", 0.1)], [("</s>", 0.7), ("a", 0.2)]]
     fig = forward_animation(h, ["</s>", "a", "b", "a"], top, ["a", "b", "a", "</s>"], lang="zh")
-    spec = _finite_json(fig)
+    sent = spec_json(fig).decode()  # as the chart element gets it: a step not shown yet is null, never NaN
+    assert "NaN" not in sent and "Infinity" not in sent
+    spec = json.loads(sent)
     assert [f["name"] for f in spec["frames"]] == ["1", "2", "3", "4"]
     z3 = spec["frames"][2]["data"][0]["z"]
     assert all(row[:3] == pytest.approx(list(h[:3, i])) and row[3] is None for i, row in enumerate(z3))
