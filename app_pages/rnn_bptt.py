@@ -14,7 +14,7 @@ from lmcore.symbols import EOS
 from server.recurrent_models import RNN, derived, untrained, white_box_of
 from ui.recurrent_models import trained_models
 from ui import teaching
-from ui.charts import chart
+from ui.charts import chart, keyed_figure
 from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.formula_element import formula
 
@@ -25,13 +25,15 @@ ANIMATED_UNITS = 32  # the step-through animation resends h per frame: show the 
 DEFAULT_WINDOW = 5
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def animation_spec(model_key: str, idx: int, k: int, language: str, _wb, _run) -> dict:
-    """The step-through figure as a plain dict (its frames are built once per model, sentence, k)."""
-    h = torch.stack(_run.trace.h[1:]).numpy()
-    units = most_varying_units(h, ANIMATED_UNITS)
-    return forward_animation(np.round(h[:, units], 3), _run.inputs_text, top_k_next(_wb, _run, k),
-                             _run.targets_text, lang=language).to_dict()
+def animation_figure(model_key: str, idx: int, k: int, language: str, wb, run):
+    """The step-through figure, built once per model, sentence, k and language and shared with the JSON
+    it is shown as (ui/charts.py: a warm move of k sends it without serialising its 20-odd frames again)."""
+    def build():
+        h = torch.stack(run.trace.h[1:]).numpy()
+        units = most_varying_units(h, ANIMATED_UNITS)
+        return forward_animation(np.round(h[:, units], 3), run.inputs_text, top_k_next(wb, run, k),
+                                 run.targets_text, lang=language)
+    return keyed_figure("forward-animation", (model_key, idx, k, language), build)
 
 
 @st.fragment
@@ -64,7 +66,7 @@ def top_k_section(wb, run, model_key: str, idx: int) -> None:
     k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk", persist_state="page")
     top = top_k_next(wb, run, k)
     st.caption(tr("rnn_bptt.play", units=min(ANIMATED_UNITS, h.shape[1]), n=h.shape[1]))
-    deck.chart(animation_spec(model_key, idx, k, lang(), wb, run), "forward-animation")
+    deck.chart(animation_figure(model_key, idx, k, lang(), wb, run), "forward-animation")
     st.caption(tr("rnn_bptt.topk", k=k))
     deck.table(pd.DataFrame({
         tr("rnn_bptt.col.t"): range(1, T + 1),
