@@ -343,3 +343,22 @@ def test_heat_maps_have_no_text_over_text_and_room_to_draw(browser, app_server, 
     bad = {where: found for where, found in seen.items()  # the attention map: 158 of 358 px on a phone
            if not ((found[0] < 400) == phone and found[1] >= 0.4 * found[0] and found[2] == [])}
     assert len(seen) == len(HEAT_MAPS) and not bad, bad
+
+
+@pytest.mark.parametrize("stem, part", [("corpus", "tokens"), ("chain_rule", None), ("ngram", "words"),
+                                        ("rnn_bptt", "step"), ("rnn_bptt", "topk"), ("gradients", "curves"),
+                                        ("gradients", "clipping"), ("lstm", "gates"), ("lstm", "gradient"),
+                                        ("lstm", "compare"), ("seq2seq", "example"), ("decoding", None)])
+def test_a_page_run_again_shows_every_chart_from_the_json_kept_with_it(monkeypatch, stem, part):
+    """A rerun with nothing changed (as a move back to a value seen before) serialises no figure: each
+    chart is a cached figure shown from the spec built with it (the RNN page's step-through, cached
+    as a dict, was serialised again by every move of top-k: 8 of its 19 ms)."""
+    at = run_page(stem, query={"part": part} if part else None)
+    assert not errors(at)
+    serialised = []
+    real = charts.spec_json
+    monkeypatch.setattr(charts, "spec_json", lambda fig: serialised.append(fig) or real(fig))
+    at.run()
+    assert not errors(at)
+    shown = [fig.to_dict() if isinstance(fig, go.Figure) else fig for fig in serialised]
+    assert [[trace.get("type") for trace in spec["data"]] for spec in shown] == []  # the trace types of each
