@@ -25,15 +25,12 @@ ANIMATED_UNITS = 32  # the step-through animation resends h per frame: show the 
 DEFAULT_WINDOW = 5
 
 
-def animation_figure(model_key: str, idx: int, k: int, language: str, wb, run):
-    """The step-through figure, built once per model, sentence, k and language and shared with the JSON
-    it is shown as (ui/charts.py: a warm move of k sends it without serialising its 20-odd frames again)."""
-    def build():
-        h = torch.stack(run.trace.h[1:]).numpy()
-        units = most_varying_units(h, ANIMATED_UNITS)
-        return forward_animation(np.round(h[:, units], 3), run.inputs_text, top_k_next(wb, run, k),
-                                 run.targets_text, lang=language)
-    return keyed_figure("forward-animation", (model_key, idx, k, language), build)
+def animation_figure(model_key: str, idx: int, k: int, language: str, h: np.ndarray, top: list, run):
+    """The step-through of h(t) (the run's hidden states) and ``top`` (its top-k words per step), built
+    once per model, sentence, k and language and shared with the JSON it is shown as (ui/charts.py: a
+    warm move of k sends it without serialising its 20-odd frames again)."""
+    return keyed_figure("forward-animation", (model_key, idx, k, language), lambda: forward_animation(
+        np.round(h[:, most_varying_units(h, ANIMATED_UNITS)], 3), run.inputs_text, top, run.targets_text, lang=language))
 
 
 @st.fragment
@@ -66,7 +63,7 @@ def top_k_section(wb, run, model_key: str, idx: int) -> None:
     k = st.slider(tr("rnn_bptt.k"), 1, 10, 5, key="rnn_topk", persist_state="page")
     top = top_k_next(wb, run, k)
     st.caption(tr("rnn_bptt.play", units=min(ANIMATED_UNITS, h.shape[1]), n=h.shape[1]))
-    deck.chart(animation_figure(model_key, idx, k, lang(), wb, run), "forward-animation")
+    deck.chart(animation_figure(model_key, idx, k, lang(), h, top, run), "forward-animation")
     st.caption(tr("rnn_bptt.topk", k=k))
     deck.table(pd.DataFrame({
         tr("rnn_bptt.col.t"): range(1, T + 1),
