@@ -371,6 +371,6 @@ def test_a_spec_written_by_orjson_reads_as_the_json_modules(name, make):
     other engine) reads back as the same values, the NaN of a gap as null in both."""
     import plotly.io
 
-    shown = charts.spec(make())
-    fast = charts.spec_json(make())
-    assert json.loads(fast) == json.loads(plotly.io.to_json(shown, validate=False, engine="json"))
+    fig = make()
+    written = plotly.io.to_json(charts.spec(fig), validate=False, engine="json")
+    assert json.loads(charts.spec_json(fig)) == json.loads(written)
