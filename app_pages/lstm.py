@@ -6,6 +6,8 @@ trained in the background (the model's sections show a placeholder meanwhile). E
 controls of its own is a fragment: moving its control reruns and resends that section only.
 """
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -22,6 +24,7 @@ from lmcore.training.gradient_path import lstm_gradient_path, rnn_jacobian_norms
 from lmcore.training.lstm_trace import SIGNALS, trace_passage, unit_order
 from server.jobs import active_job
 from server.models import session_models
+from server.prefetch import ahead, neighbours
 from server.training import start_default_training, start_lm_training
 from ui.job_status import job_status, training_progress_text
 from ui import teaching
@@ -165,12 +168,26 @@ def gates_section(lm, trace, trace_key: tuple) -> None:
 
 
 # ---------------------------------------------------------------- gradient path
+BIAS_RANGE = (-3.0, 5.0, 0.5)  # the forget-gate bias slider: lowest, highest, step
+
+
+def gradient_view(lm, rnn, symbols: tuple, trace, shift: float, language: str):
+    """The gradient path at forget-gate bias ``shift``: (LSTM path, the RNN's norms or None, figure)."""
+    path = lstm_path(model_key(lm), symbols, shift, lm)
+    rnn_norm = rnn_path(model_key(rnn), symbols, rnn) if rnn is not None else None
+    chart = keyed_figure("gradient", (model_key(lm), model_key(rnn), symbols, shift, language), lambda: gradient_path_figure(
+        trace.symbols, lean(path.forget_norm), lean(path.exact_norm), lean(path.forget_mean),
+        lean(path.exact_diag_mean), None if rnn_norm is None else lean(rnn_norm), language))
+    return path, rnn_norm, chart
+
+
 @st.fragment(key="lstm_gradient")
 def gradient_section(lm, rnn, symbols: tuple, trace) -> None:
-    shift = st.slider(tr("lstm.grad.bias"), -3.0, 5.0, 0.0, 0.5, key="lstm_bias", persist_state="page")
+    low, high, step = BIAS_RANGE
+    shift = st.slider(tr("lstm.grad.bias"), low, high, 0.0, step, key="lstm_bias", persist_state="page")
+    language = lang()
     with st.spinner(tr("lstm.busy.gradient")):
-        path = lstm_path(model_key(lm), symbols, shift, lm)
-        rnn_norm = rnn_path(model_key(rnn), symbols, rnn) if rnn is not None else None
+        path, rnn_norm, chart = gradient_view(lm, rnn, symbols, trace, shift, language)
     m = st.columns(3)
     m[0].metric(tr("lstm.grad.metric.forget"), f"{path.forget_mean[0]:.2e}")
     m[1].metric(tr("lstm.grad.metric.exact"), f"{path.exact_norm[0]:.2e}")
@@ -178,10 +195,10 @@ def gradient_section(lm, rnn, symbols: tuple, trace) -> None:
         m[2].metric(tr("lstm.grad.metric.rnn"), f"{rnn_norm[0]:.2e}")
     else:
         st.caption(tr("lstm.grad.no_rnn"))
-    chart = keyed_figure("gradient", (model_key(lm), model_key(rnn), symbols, shift, lang()), lambda: gradient_path_figure(
-        trace.symbols, lean(path.forget_norm), lean(path.exact_norm), lean(path.forget_mean),
-        lean(path.exact_diag_mean), None if rnn_norm is None else lean(rnn_norm), lang()))
     deck.chart(chart, "gradient-chart", key="lstm_gradient_chart")
+    for near in neighbours(shift, *BIAS_RANGE):  # the next move's values, made once this run has ended
+        ahead(("lstm_gradient", model_key(lm), model_key(rnn), symbols, near, language),
+              partial(gradient_view, lm, rnn, symbols, trace, near, language))
 
 
 # ---------------------------------------------------------------- counterfactual edit

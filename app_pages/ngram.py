@@ -1,5 +1,6 @@
 """N-grams & smoothing: one context under six methods, sparsity, a perplexity grid, continuation counts."""
 import math
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,7 @@ from lmcore.ngram.explain import kn_terms
 from lmcore.ngram.latex import NOTES_KN, add_delta_latex, kn_notes_latex
 from ui import teaching
 from server.models import ngram_counts, ngram_model
+from server.prefetch import ahead, neighbours
 from ui.charts import chart
 from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.markup_element import show_markup
@@ -26,6 +28,8 @@ from ui.tables import html_table
 from ui.formula_element import formula
 
 GRID_ORDERS = [1, 2, 3, 4, 5]
+MAX_ORDER = 6
+DEFAULT_SHOWN = ["mle", "add-delta", "modified-kn", "kn-notes"]
 # an expander has no persist_state: its open state is written back by ui/sections.py while its part is closed
 KEPT = ("ngram_formula_open",)
 
@@ -64,6 +68,22 @@ def table_view(key: str, order: int, delta: float, d: float, context: tuple[str,
     return table, frame, html
 
 
+def table_and_chart(corpus, order: int, delta: float, d: float, context: list[str], n_rows: int, shown: list[str],
+                    language: str, models: dict) -> tuple[NextWordTable, pd.DataFrame, str, object]:
+    """The next-word table after ``context`` (its frame and HTML) and its chart of the methods ``shown``."""
+    table, frame, html = table_view(corpus.key, order, delta, d, tuple(context), n_rows, language, models)
+    return table, frame, html, chart(next_word_figure, table.words, {m: table.probs[m] for m in shown}, lang=language)
+
+
+def words_ahead(corpus, order: int, delta: float, d: float, n_rows: int, shown: list[str], language: str) -> None:
+    """What a move of the order to ``order`` shows first, made ahead (server/prefetch.py): its models,
+    the contexts offered, and the table and chart after the first of them (a new order's contexts
+    are new options: the pick starts at the first)."""
+    models = {m: ngram_model(corpus, order, m, delta, d) for m in METHODS}
+    context = list(contexts_for(corpus.key, order, models["mle"])[0]) if order > 1 else []
+    table_and_chart(corpus, order, delta, d, context, n_rows, shown, language, models)
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
 def arpa_for(key: str, order: int, _model) -> str:
     return "\n".join(arpa_lines(_model)) + "\n"
@@ -72,6 +92,7 @@ def arpa_for(key: str, order: int, _model) -> str:
 def next_words(corpus, models: dict, order: int, delta: float, d: float) -> None:
     """Context, next-word table, charts and formulas: their controls rerun only this (a fragment)."""
     context: list[str] = []
+    mode = st.session_state.get("ngram_context_mode", "pick")
     if order == 1:
         st.info(tr("ngram.unigram_note"))
     else:
@@ -90,7 +111,8 @@ def next_words(corpus, models: dict, order: int, delta: float, d: float) -> None
             context = (["<s>"] if start else []) + corpus.vocab.map(typed)
 
     n_rows = st.slider(tr("ngram.table.n_rows"), 3, 30, 10, key="ngram_rows", persist_state="page")
-    table, frame, table_html = table_view(corpus.key, order, delta, d, tuple(context), n_rows, lang(), models)
+    shown = st.session_state.get("ngram_methods", DEFAULT_SHOWN)  # the chart's methods (chosen below it)
+    table, frame, table_html, figure = table_and_chart(corpus, order, delta, d, context, n_rows, shown, lang(), models)
     st.subheader(tr("ngram.table.header"))
     st.caption(tr("ngram.context_shown", h=" ".join(table.context) or "∅", c=int(table.context_count)))
     if order > 1 and table.context_count == 0:
@@ -105,9 +127,13 @@ def next_words(corpus, models: dict, order: int, delta: float, d: float) -> None
                        file_name=deck.file_name("next-words", "csv"), mime="text/csv")
 
     deck.section("charts")
-    shown = st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=["mle", "add-delta", "modified-kn", "kn-notes"],
-                           format_func=labeller("ngram.method"), key="ngram_methods", persist_state="page")
-    deck.chart(chart(next_word_figure, table.words, {m: table.probs[m] for m in shown}, lang=lang()), "next-words")
+    st.multiselect(tr("ngram.methods_shown"), list(METHODS), default=DEFAULT_SHOWN, format_func=labeller("ngram.method"),
+                   key="ngram_methods", persist_state="page")
+    deck.chart(figure, "next-words")
+    if mode == "pick":  # the next move of the order shows its first context: made once this run has ended
+        for near in neighbours(order, 1, MAX_ORDER, 1):
+            ahead(("ngram_words", corpus.key, near, delta, d, n_rows, tuple(shown), lang()),
+                  partial(words_ahead, corpus, near, delta, d, n_rows, shown, lang()))
 
     deck.section("formula")
     if deck.projector:  # a slide of its own
@@ -202,7 +228,7 @@ def settings_and_parts(part: str | None) -> None:
     them (a fragment: they rerun this, not the bar of parts or the sidebar); the sidebar's teaching tools
     are drawn after it, by the whole-page run."""
     c1, c2, c3 = st.columns(3)
-    order = c1.slider(tr("ngram.order"), 1, 6, query_param("n", 3, lo=1, hi=6), key="ngram_order")
+    order = c1.slider(tr("ngram.order"), 1, MAX_ORDER, query_param("n", 3, lo=1, hi=MAX_ORDER), key="ngram_order")
     delta = c2.slider(tr("ngram.delta"), 0.01, 2.0, query_param("delta", 1.0, lo=0.01, hi=2.0), 0.01, key="ngram_delta")
     d = c3.slider(tr("ngram.discount"), 0.05, 0.95, query_param("d", 0.75, lo=0.05, hi=0.95), 0.05, key="ngram_d")
     keep_settings(n=order, delta=delta, d=d)
