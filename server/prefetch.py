@@ -8,6 +8,9 @@ a value already made. After a run shows value v, its page hands the work for v's
 runs read, so the next move finds it made.
 - One task at a time, the newest first; at most :data:`MAX_WAITING` wait, and older ones are
   dropped (the values next to what a student sees now are the ones worth making).
+- It uses the server's spare time only: a task waits while any other run is going on, and is dropped
+  if one still is after :data:`GIVE_WAY_SECONDS` (a class keeping the server busy makes what it
+  asks for in its own runs; a task never slows them down by more than the rest of its own length).
 - A task that fails is dropped: the run that needs the value computes it and reports the problem.
 - Only in a real server. In AppTest the tests time and count each run's work, so :func:`ahead`
   does nothing there unless a test collects the tasks (:func:`collecting`).
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -23,12 +27,15 @@ from decimal import Decimal
 
 MAX_WAITING = 8
 RUN_END_WAIT_SECONDS = 30.0  # the longest a task waits for the run that handed it over to end
+GIVE_WAY_SECONDS = 1.0  # the longest a task waits for the other runs going on to end
+SCRIPT_THREAD = "ScriptRunner.scriptThread"  # Streamlit's name for the thread of a run
 
 _log = logging.getLogger(__name__)
 _lock = threading.Condition()
 _waiting: OrderedDict[Hashable, tuple[Callable[[], object], threading.Thread]] = OrderedDict()
 _worker: threading.Thread | None = None
 _collected: list[tuple[Hashable, Callable[[], object]]] | None = None
+dropped = 0  # tasks dropped because runs kept the server busy (read by tests and a curious operator)
 
 
 def ahead(key: Hashable, task: Callable[[], object]) -> None:
@@ -76,6 +83,7 @@ def collecting() -> Iterator[list[tuple[Hashable, Callable[[], object]]]]:
 
 
 def _work() -> None:
+    global dropped
     me = threading.current_thread()
     while True:
         with _lock:
@@ -86,7 +94,20 @@ def _work() -> None:
             key, (task, run) = _waiting.popitem(last=True)
         if run is not threading.current_thread():
             run.join(RUN_END_WAIT_SECONDS)
+        if not _quiet_within(GIVE_WAY_SECONDS):
+            dropped += 1
+            continue
         try:
             task()
         except Exception:  # noqa: BLE001 - the run that needs this value computes it and reports the problem
             _log.debug("prefetch %r failed", key, exc_info=True)
+
+
+def _quiet_within(seconds: float) -> bool:
+    """Whether no run is going on now or within ``seconds`` (checked every 10 ms)."""
+    deadline = time.monotonic() + seconds
+    while any(thread.name == SCRIPT_THREAD and thread.is_alive() for thread in threading.enumerate()):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True

@@ -106,3 +106,35 @@ def test_a_failing_task_is_dropped_and_the_next_one_still_runs(real_server):
     in_a_run(hand_over).join(WAIT_SECONDS)
     busy.set()
     assert done.wait(WAIT_SECONDS)
+
+
+def another_run() -> threading.Event:
+    """A run of another session going on (a thread named as Streamlit names a run's) until the event is set."""
+    end = threading.Event()
+    threading.Thread(target=end.wait, args=(WAIT_SECONDS,), name=prefetch.SCRIPT_THREAD, daemon=True).start()
+    return end
+
+
+def test_a_task_waits_while_another_run_is_going_on(real_server, monkeypatch):
+    monkeypatch.setattr(prefetch, "GIVE_WAY_SECONDS", WAIT_SECONDS)
+    end, done = another_run(), threading.Event()
+    in_a_run(lambda: prefetch.ahead("k", done.set)).join(WAIT_SECONDS)
+    assert not done.wait(0.1)
+    end.set()
+    assert done.wait(WAIT_SECONDS)
+
+
+def test_a_task_is_dropped_when_other_runs_keep_the_server_busy(real_server, monkeypatch):
+    monkeypatch.setattr(prefetch, "GIVE_WAY_SECONDS", 0.0)
+    monkeypatch.setattr(prefetch, "dropped", 0)
+    end, done = another_run(), []
+    in_a_run(lambda: prefetch.ahead("busy", lambda: done.append("busy"))).join(WAIT_SECONDS)
+    deadline = time.monotonic() + WAIT_SECONDS
+    while prefetch.dropped == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    end.set()
+    later = threading.Event()
+    while any(t.name == prefetch.SCRIPT_THREAD for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    in_a_run(lambda: prefetch.ahead("quiet", later.set)).join(WAIT_SECONDS)
+    assert later.wait(WAIT_SECONDS) and prefetch.dropped == 1 and done == []
