@@ -1,5 +1,6 @@
 """Greedy vs beam search: the search tree, the n-best list, search error vs model error."""
 import math
+from functools import partial
 
 import pandas as pd
 import streamlit as st
@@ -13,10 +14,15 @@ from lmcore.seq2seq.scoring import decoder_scorer
 from lmcore.seq2seq.tasks import parse_source, target_of
 from lmcore.training.config import TrainConfig
 from server.models import ngram_model, session_models
+from server.prefetch import ahead, neighbours
 from ui import teaching
 from ui.charts import chart
 from ui.state import current_corpus, keep_settings, labeller, lang, query_param, tr
 from ui.formula_element import formula
+
+
+MAX_K = 10
+ALPHA_RANGE = (0.0, 2.0, 0.1)  # the length normalisation's α: lowest, highest, step
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -36,15 +42,32 @@ formula(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mi
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
 
 
-def search_part(tree, greedy, vocab, k: int, max_len: int, alpha: float) -> None:
+def search(score, k: int, max_len: int, alpha: float, per_parent: int):
+    """Beam search of width ``k`` (its tree, ``per_parent`` pruned children shown a parent) and greedy search."""
+    return (beam_search(score, k, max_len, score.end_id, alpha, pruned_per_parent=per_parent),
+            greedy_decode(score, max_len, score.end_id, alpha))
+
+
+def tree_chart(score, k: int, max_len: int, alpha: float, per_parent: int, language: str, searched=None):
+    """The search tree's chart at beam width ``k`` and α (``searched``: that search's (tree, greedy), else searched now)."""
+    tree, greedy = searched or search(score, k, max_len, alpha, per_parent)
+    return chart(beam_tree_figure, tree, score.vocab, greedy.tokens, lang=language)
+
+
+def search_part(score, tree, greedy, k: int, max_len: int, alpha: float, per_parent: int) -> None:
     """The search tree of greedy and beam search, the n-best list and length normalisation."""
+    vocab, language = score.vocab, lang()
     deck.section("tree")
     st.subheader(tr("decoding.tree_header"))
     st.caption(tr("decoding.tree_caption"))
     depth = max(tree.step)
     if depth < max_len:  # every hypothesis ended before the length limit: a larger L changes nothing
         st.caption(tr("decoding.stopped_early", t=depth, L=max_len, k=k))
-    deck.chart(chart(beam_tree_figure, tree, vocab, greedy.tokens, lang=lang()), "beam-tree")
+    deck.chart(tree_chart(score, k, max_len, alpha, per_parent, language, (tree, greedy)), "beam-tree")
+    # the next move of k or α: its chart made once this run has ended
+    for width, a in [(near, alpha) for near in neighbours(k, 1, MAX_K, 1)] + [(k, near) for near in neighbours(alpha, *ALPHA_RANGE)]:
+        ahead(("decoding_tree", id(score), width, max_len, a, per_parent, language),
+              partial(tree_chart, score, width, max_len, a, per_parent, language))
 
     deck.section("nbest")
     st.subheader(tr("decoding.nbest_header"))
@@ -104,10 +127,11 @@ def settings_and_parts(part: str | None) -> None:
                       horizontal=True, key="decoding_source")
 
     c1, c2, c3, c4 = st.columns(4)
-    k = c1.slider(tr("decoding.beam_width"), 1, 10, query_param("k", 2, lo=1, hi=10), key="decoding_k")
+    k = c1.slider(tr("decoding.beam_width"), 1, MAX_K, query_param("k", 2, lo=1, hi=MAX_K), key="decoding_k")
     default_len = {"textbook": 4, "ngram": 10, "neural": 10}.get(source, 12)
     max_len = c2.slider(tr("decoding.max_len"), 1, 20, query_param("L", default_len, lo=1, hi=20), key=f"decoding_L_{source}")
-    alpha = c3.slider(tr("decoding.alpha"), 0.0, 2.0, query_param("alpha", 0.7, lo=0.0, hi=2.0), 0.1, key="decoding_alpha")
+    low, high, step = ALPHA_RANGE
+    alpha = c3.slider(tr("decoding.alpha"), low, high, query_param("alpha", 0.7, lo=low, hi=high), step, key="decoding_alpha")
     shown = c4.slider(tr("decoding.pruned_shown"), 0, 5, query_param("pruned", 2, lo=0, hi=5), key="decoding_pruned")
     keep_settings(src=source, k=k, L=max_len, alpha=alpha, pruned=shown)
 
@@ -145,15 +169,14 @@ def settings_and_parts(part: str | None) -> None:
         score, per_parent = decoder_scorer(_seq2seq_model(task), source_tokens), shown
     vocab, end = score.vocab, score.end_id
 
-    tree = beam_search(score, k, max_len, end, alpha, pruned_per_parent=per_parent)
-    greedy = greedy_decode(score, max_len, end, alpha)
+    tree, greedy = search(score, k, max_len, alpha, per_parent)
     best = tree.best
     st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab), prob=math.exp(greedy.logprob),
                           lp=greedy.logprob)
                 + "\n- " + tr("decoding.beam_result", k=k, text=_text(best.tokens, vocab), prob=math.exp(best.logprob),
                                lp=best.logprob))
     deck.settings()
-    deck.parts({"search": lambda: search_part(tree, greedy, vocab, k, max_len, alpha),
+    deck.parts({"search": lambda: search_part(score, tree, greedy, k, max_len, alpha, per_parent),
                 "sweep": lambda: sweep_part(score, vocab, end, k, max_len, alpha)}, open_part=part)
 
 
