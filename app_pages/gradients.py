@@ -5,6 +5,7 @@ Each section with its own controls is a fragment: moving one of its controls rer
 that section only. Trained models and the clipping runs are shipped for the built-in corpora and
 trained in the background for an upload; nothing trains in a script run."""
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -19,6 +20,7 @@ from lmcore.recurrent.gradient_flow import activation_gamma, curves_over_seeds, 
 from lmcore.recurrent.weights import W_H_KINDS, CellSpec
 from lmcore.symbols import BOS, EOS
 from lmcore.training.config import enough_to_train
+from server.prefetch import ahead, neighbours
 from server.recurrent_models import LSTM, RNN, white_box_of
 from ui import teaching
 from ui.recurrent_models import clip_logs, trained_models
@@ -30,7 +32,7 @@ T_OPTIONS = [10, 20, 50, 100, 200, 500, 1000]
 HIDDEN_OPTIONS = [8, 16, 32, 64, 128]
 CELLS = ["rnn", "lstm", "gru"]
 ACTIVATIONS = ["tanh", "sigmoid", "relu"]
-SCALE_RANGE = (0.1, 5.0)
+SCALE_RANGE = (0.1, 5.0, 0.05)  # the scale of W_h: lowest, highest, step
 INPUT_DIM = 8
 PANEL_MAX_T = 200  # per-step panels: one SVD per step, so the first steps only (T = 1000 took 4.6 s)
 CONNECTIVITY_LENGTHS = (8, 40)  # tokens of a training sentence for the connectivity view
@@ -101,8 +103,8 @@ def curve_controls() -> tuple:
 
 def with_scale(spec: CellSpec) -> CellSpec:
     """The scale of W_h, the curves' main control (under the other settings, beside what it moves), in ``spec``."""
-    scale = st.slider(tr(f"gradients.scale.{spec.kind}"), *SCALE_RANGE,
-                      query_param("s1", 1.0, lo=SCALE_RANGE[0], hi=SCALE_RANGE[1]), 0.05, key="grad_scale",
+    scale = st.slider(tr(f"gradients.scale.{spec.kind}"), *SCALE_RANGE[:2],
+                      query_param("s1", 1.0, lo=SCALE_RANGE[0], hi=SCALE_RANGE[1]), SCALE_RANGE[2], key="grad_scale",
                       persist_state="page")
     keep_settings(s1=scale)
     return replace(spec, scale=scale)
@@ -113,6 +115,13 @@ def curves_section(with_why: bool = False) -> None:
     adds the why panels, under the same controls, as the deck's next section."""
     st.header(tr("gradients.curves.header"))
     deck.fragment(curves, "grad_curves")(*curve_controls(), with_why)
+
+
+def curves_chart(cells: tuple, spec: CellSpec, T: int, input_scale: float, n_seeds: int, language: str) -> tuple[dict, object]:
+    """The gradient curves of ``cells`` (cell → band over the seeds) and their chart."""
+    sigma1, _ = spectrum(spec)
+    bands = gradient_bands(cells, spec, T, input_scale, n_seeds)
+    return bands, chart(figs.gradient_curves_figure, bands, sigma1, activation_gamma(spec.activation), lang=language)
 
 
 def curves(cells: list, spec: CellSpec, T: int, input_scale: float, n_seeds: int, with_why: bool) -> None:
@@ -138,8 +147,11 @@ def curves(cells: list, spec: CellSpec, T: int, input_scale: float, n_seeds: int
     if not cells:
         st.warning(tr("gradients.no_cell"))
     else:
-        bands = gradient_bands(tuple(cells), spec, T, input_scale, n_seeds)
-        deck.chart(chart(figs.gradient_curves_figure, bands, sigma1, gamma, lang=lang()), "gradient-curves")
+        bands, figure = curves_chart(tuple(cells), spec, T, input_scale, n_seeds, lang())
+        deck.chart(figure, "gradient-curves")
+        for near in neighbours(spec.scale, *SCALE_RANGE):  # the next move's curves: made once this run has ended
+            ahead(("grad_curves", tuple(cells), replace(spec, scale=near), T, input_scale, n_seeds, lang()),
+                  partial(curves_chart, tuple(cells), replace(spec, scale=near), T, input_scale, n_seeds, lang()))
         for cell, band in bands.items():
             if band.exploded_at is not None:
                 st.warning(tr("gradients.exploded_msg", cell=cell.upper(), k=band.exploded_at))
