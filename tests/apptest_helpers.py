@@ -176,3 +176,26 @@ def text_tables(at: AppTest) -> list[pd.DataFrame]:
                 pass
         frames.append(frame)
     return frames
+
+
+def opened_with_work_made_ahead(monkeypatch, stem: str, query: dict, counted: dict[str, tuple[object, str]],
+                                timeout: float = 300) -> tuple[AppTest, list, dict[str, list]]:
+    """The page ``stem`` opened with ``query``, and the work it handed over (server/prefetch.py) done:
+    (the page, the (key, task) handed over, the calls counted since). ``counted``: name → (owner,
+    attribute) of the functions whose calls are counted (the arguments of each), with "figures" (the
+    figures serialised: built) always among them; the page is run again, so that it calls the counting ones."""
+    from server import prefetch
+    from ui import charts
+
+    with prefetch.collecting() as tasks:
+        at = run_page(stem, "en", timeout=timeout, query=query)
+        assert not errors(at)
+        for _, task in tasks:
+            task()
+    calls: dict[str, list] = {}
+    for name, (owner, attribute) in {**counted, "figures": (charts, "spec_json")}.items():
+        real, calls[name] = getattr(owner, attribute), []
+        monkeypatch.setattr(owner, attribute, lambda *a, _real=real, _log=calls[name], **k: _log.append(a) or _real(*a, **k))
+    at.run()
+    assert not errors(at)
+    return at, tasks, calls

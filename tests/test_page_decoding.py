@@ -8,7 +8,7 @@ from lmcore.decoding import beam_search, greedy_decode, textbook_scorer
 from lmcore.figures.decoding import beam_tree_figure
 from lmcore.ngram import NgramModel
 from lmcore.samples import load_sample
-from tests.apptest_helpers import errors, run_page, show_part, text_tables
+from tests.apptest_helpers import errors, opened_with_work_made_ahead, run_page, show_part, text_tables
 
 
 def _figures(at):
@@ -115,27 +115,19 @@ def test_a_move_of_the_beam_width_or_alpha_finds_its_tree_chart_made_ahead(monke
     """server/prefetch.py: the search part hands over the tree charts one step of k or α away; once made,
     a move to one builds no figure, and the chart shown is the one a search at that k and α draws."""
     from tests.apptest_fragments import run_fragment
-    from server import prefetch
     from ui import charts
 
-    query = {"k": "4", "alpha": "1.3", "L": "3"}  # settings no other test uses: no chart made before
-    with prefetch.collecting() as tasks:
-        at = run_page("decoding", "en", query=query)
-        assert not errors(at)
-        assert sorted(key[2:5] for key, _ in tasks) == [(3, 3, 1.3), (4, 3, 1.2), (4, 3, 1.4), (5, 3, 1.3)]
-        for _, task in tasks:
-            task()
-        built = []
-        real_json = charts.spec_json
-        monkeypatch.setattr(charts, "spec_json", lambda fig: built.append(fig) or real_json(fig))
-        for key, value in (("decoding_k", 5), ("decoding_k", 4), ("decoding_alpha", 1.4)):  # from k = 4, α = 1.3
-            at.slider(key=key).set_value(value)
-            run_fragment(at, "decoding_settings")
-            assert not errors(at) and built == [], key
-        shown = _figures(at)[0]
-        at.slider(key="decoding_k").set_value(8)  # not made ahead: built in its run
+    real_json = charts.spec_json
+    at, tasks, calls = opened_with_work_made_ahead(monkeypatch, "decoding", {"k": "4", "alpha": "1.3", "L": "3"}, {})
+    assert sorted(key[2:5] for key, _ in tasks) == [(3, 3, 1.3), (4, 3, 1.2), (4, 3, 1.4), (5, 3, 1.3)]
+    for key, value in (("decoding_k", 5), ("decoding_k", 4), ("decoding_alpha", 1.4)):  # from k = 4, α = 1.3
+        at.slider(key=key).set_value(value)
         run_fragment(at, "decoding_settings")
-        assert not errors(at) and len(built) == 1
+        assert not errors(at) and calls["figures"] == [], key
+    shown = _figures(at)[0]
+    at.slider(key="decoding_k").set_value(8)  # not made ahead: built in its run
+    run_fragment(at, "decoding_settings")
+    assert not errors(at) and len(calls["figures"]) == 1
     score = textbook_scorer()  # the k = 4, α = 1.4 chart drawn from a search of its own
     tree, greedy = (beam_search(score, 4, 3, score.end_id, 1.4, pruned_per_parent=2),
                     greedy_decode(score, 3, score.end_id, 1.4))

@@ -11,7 +11,8 @@ from lmcore.recurrent.clip_lab import DEFAULT, shipped_logs
 from lmcore.recurrent.cliff import descend
 from lmcore.samples import load_sample
 from lmcore.training.config import enough_to_train
-from tests.apptest_helpers import each_part, errors, finish_jobs, run_page, show_part, trace_values
+from tests.apptest_helpers import (each_part, errors, finish_jobs, opened_with_work_made_ahead, run_page, show_part,
+                                   trace_values)
 from tests.fragments import elements, page_output, payload_bytes, rerun_each_section, sent_messages
 
 
@@ -178,24 +179,15 @@ def test_a_move_of_the_scale_finds_its_curves_made_ahead(monkeypatch):
     computes no curve and builds no figure, and shows that scale."""
     import lmcore.recurrent.gradient_flow as gradient_flow
     from tests.apptest_fragments import run_fragment
-    from server import prefetch
-    from ui import charts
 
-    with prefetch.collecting() as tasks:
-        at = run_page("gradients", "en", query={"part": "curves", "s1": "2.35"})  # no other test shows 2.35 or 2.4
-        assert not errors(at)
-        assert sorted(key[2].scale for key, _ in tasks if key[0] == "grad_curves") == [2.3, 2.4]
-        for _, task in tasks:
-            task()
-        computed, built = [], []
-        real_curves, real_json = gradient_flow.curves_over_seeds, charts.spec_json
-        monkeypatch.setattr(gradient_flow, "curves_over_seeds", lambda *a, **k: computed.append(a) or real_curves(*a, **k))
-        monkeypatch.setattr(charts, "spec_json", lambda fig: built.append(fig) or real_json(fig))
-        at.run()  # the page's functions now call the counting ones
-        at.slider(key="grad_scale").set_value(2.4)
-        run_fragment(at, "grad_curves")
-        assert not errors(at) and computed == [] and built == []
-        assert at.metric[0].value == "2.400"  # σ1 of the orthogonal W_h scaled by 2.4        at.run()  # (a nested fragment: its slider is set again after a whole run)
-        at.slider(key="grad_scale").set_value(2.6)  # not made ahead: computed in its run
-        run_fragment(at, "grad_curves")
-        assert not errors(at) and computed and len(built) == 1
+    at, tasks, calls = opened_with_work_made_ahead(monkeypatch, "gradients", {"part": "curves", "s1": "2.35"}, {
+        "curves": (gradient_flow, "curves_over_seeds")})  # no other test shows the scale 2.35 or 2.4
+    assert sorted(key[2].scale for key, _ in tasks if key[0] == "grad_curves") == [2.3, 2.4]
+    at.slider(key="grad_scale").set_value(2.4)
+    run_fragment(at, "grad_curves")
+    assert not errors(at) and calls == {"curves": [], "figures": []}
+    assert at.metric[0].value == "2.400"  # σ1 of the orthogonal W_h scaled by 2.4
+    at.run()  # (a nested fragment: its slider is set again after a whole run)
+    at.slider(key="grad_scale").set_value(2.6)  # not made ahead: computed in its run
+    run_fragment(at, "grad_curves")
+    assert not errors(at) and calls["curves"] and len(calls["figures"]) == 1

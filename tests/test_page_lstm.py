@@ -11,7 +11,8 @@ from lmcore.samples import SAMPLES, load_sample
 from lmcore.training.config import TrainConfig
 from lmcore.training.persist import PRETRAINED_DIR, file_name, load_pretrained
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, finish_jobs, run_page, show_part, text_tables, trace_values
+from tests.apptest_helpers import (errors, finish_jobs, opened_with_work_made_ahead, run_page, show_part, text_tables,
+                                   trace_values)
 from tests.browser_server import open_page, wait_for_app
 
 
@@ -181,28 +182,18 @@ def test_the_gradient_section_makes_its_neighbours_ahead_and_a_move_to_one_compu
     step; once they are made, a move to one finds both (no path computed, no figure built) and shows
     the exact norms of that bias."""
     import lmcore.training.gradient_path as gradient_path
-    from server import prefetch
-    from ui import charts
 
-    with prefetch.collecting() as tasks:
-        at = run_page("lstm", "en", timeout=300, query={"part": "gradient"})
-        assert not errors(at)
-        assert sorted(key[4] for key, _ in tasks if key[0] == "lstm_gradient") == [-0.5, 0.5]
-        for _, task in tasks:
-            task()
-        computed, built = [], []
-        real_path, real_json = gradient_path.lstm_gradient_path, charts.spec_json
-        monkeypatch.setattr(gradient_path, "lstm_gradient_path", lambda *a, **k: computed.append(a) or real_path(*a, **k))
-        monkeypatch.setattr(charts, "spec_json", lambda fig: built.append(fig) or real_json(fig))
-        at.run()  # the page's functions now call the counting ones
-        at.slider(key="lstm_bias").set_value(0.5)
-        run_fragment(at, "lstm_gradient")
-        assert not errors(at)
-        assert computed == [] and built == []
-        exact_shown = trace_values(_figures(at)[0]["data"][1]["y"])
-        at.slider(key="lstm_bias").set_value(4.5)  # a value no other test shows, not made ahead: computed in its run
-        run_fragment(at, "lstm_gradient")
-        assert not errors(at) and len(computed) == 1 and len(built) == 1
-    lm, symbols, shift = computed[0]
+    real_path = gradient_path.lstm_gradient_path
+    at, tasks, calls = opened_with_work_made_ahead(monkeypatch, "lstm", {"part": "gradient"},
+                                                   {"paths": (gradient_path, "lstm_gradient_path")})
+    assert sorted(key[4] for key, _ in tasks if key[0] == "lstm_gradient") == [-0.5, 0.5]
+    at.slider(key="lstm_bias").set_value(0.5)
+    run_fragment(at, "lstm_gradient")
+    assert not errors(at) and calls == {"paths": [], "figures": []}
+    exact_shown = trace_values(_figures(at)[0]["data"][1]["y"])
+    at.slider(key="lstm_bias").set_value(4.5)  # a value no other test shows, not made ahead: computed in its run
+    run_fragment(at, "lstm_gradient")
+    assert not errors(at) and len(calls["paths"]) == 1 and len(calls["figures"]) == 1
+    lm, symbols, shift = calls["paths"][0]
     assert shift == 4.5
     assert exact_shown == pytest.approx(real_path(lm, symbols, 0.5).exact_norm, rel=1e-6)  # float32 on the chart

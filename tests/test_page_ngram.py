@@ -3,7 +3,7 @@ import pytest
 
 from lmcore.i18n import t
 from tests.apptest_fragments import run_fragment
-from tests.apptest_helpers import errors, kept_settings, run_page, show_part, text_tables
+from tests.apptest_helpers import errors, kept_settings, opened_with_work_made_ahead, run_page, show_part, text_tables
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -103,27 +103,15 @@ def test_a_move_of_the_order_finds_its_models_table_and_chart_made_ahead(monkeyp
     that work is done, a move of the order to one of them builds no model, no table and no figure."""
     import lmcore.ngram.compare as compare
     from lmcore.ngram import model
-    from server import prefetch
-    from ui import charts
 
     query = {"n": "3", "delta": "0.37", "d": "0.55"}  # settings no other test uses: nothing made before
-    with prefetch.collecting() as tasks:
-        at = run_page("ngram", "en", query=query)
-        assert not errors(at)
-        assert sorted(key[2] for key, _ in tasks if key[0] == "ngram_words") == [2, 4]
-        for _, task in tasks:
-            task()
-        models, tables, figures = [], [], []
-        real_init, real_table, real_json = model.NgramModel.__init__, compare.next_word_table, charts.spec_json
-        monkeypatch.setattr(model.NgramModel, "__init__", lambda self, *a, **k: models.append(a) or real_init(self, *a, **k))
-        monkeypatch.setattr(compare, "next_word_table", lambda *a, **k: tables.append(a) or real_table(*a, **k))
-        monkeypatch.setattr(charts, "spec_json", lambda fig: figures.append(fig) or real_json(fig))
-        at.run()  # the page's functions now call the counting ones
-        at.slider(key="ngram_order").set_value(4)
-        run_fragment(at, "ngram_settings")
-        assert not errors(at)
-        assert (models, tables, figures) == ([], [], [])
-        assert at.selectbox(key="ngram_context_pick").index == 0  # the context made ahead is the one shown
-        at.slider(key="ngram_order").set_value(5)  # handed over by this move's run, not done: made in its run
-        run_fragment(at, "ngram_settings")
-        assert not errors(at) and models and tables and figures
+    at, tasks, calls = opened_with_work_made_ahead(monkeypatch, "ngram", query, {
+        "models": (model.NgramModel, "__init__"), "tables": (compare, "next_word_table")})
+    assert sorted(key[2] for key, _ in tasks if key[0] == "ngram_words") == [2, 4]
+    at.slider(key="ngram_order").set_value(4)
+    run_fragment(at, "ngram_settings")
+    assert not errors(at) and calls == {"models": [], "tables": [], "figures": []}
+    assert at.selectbox(key="ngram_context_pick").index == 0  # the context made ahead is the one shown
+    at.slider(key="ngram_order").set_value(5)  # handed over by this move's run, not done: made in its run
+    run_fragment(at, "ngram_settings")
+    assert not errors(at) and all(calls.values())
