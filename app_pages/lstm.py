@@ -82,7 +82,7 @@ def samples(model_key: str, tau: float, _lm) -> list[str]:
 
 def model_key(lm) -> str:
     """Names one trained model (its corpus, settings, training length and object)."""
-    return "" if lm is None else f"{lm.corpus_key}:{lm.config.key()}:{lm.steps_done}:{lm.selected_step}:{id(lm)}"
+    return "" if lm is None else lm.key()
 
 
 def curve(history, floor):

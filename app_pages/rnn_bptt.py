@@ -132,7 +132,7 @@ if kind == "trained":
 else:
     lm = untrained(corpus, RNN)
 wb = white_box_of(lm)
-model_key = f"{lm.corpus_key}:{lm.config.key()}:{kind}:{lm.steps_done}:{id(lm)}"
+model_key = f"{kind}:{lm.key()}"
 st.caption(tr("rnn_bptt.model_info", v=len(wb.itos), d=lm.config.embed_dim, n=lm.config.hidden_size,
               steps=lm.steps_done))
 sentence = candidates[idx]

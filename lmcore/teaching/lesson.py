@@ -51,7 +51,7 @@ class LessonInputs:
             if name in ("counts", "held_out", "source_corpus"):
                 continue
             if isinstance(value, NeuralLM):
-                value = f"{value.corpus_key}:{value.config.key()}:{value.steps_done}:{id(value)}"
+                value = value.key()
             out.append((name, value))
         return tuple(out)
 

@@ -47,6 +47,11 @@ class NeuralLM(LanguageModelMixin):
     def steps_done(self) -> int:
         return self.history[-1].step if self.history else 0
 
+    def key(self) -> str:
+        """This trained model as a cache key: its corpus, configuration, training steps, the step its
+        weights are from, and the object (a model trained again with the same settings is another)."""
+        return f"{self.corpus_key}:{self.config.key()}:{self.steps_done}:{self.selected_step}:{id(self)}"
+
     def context_symbols(self, context: Sequence[str]) -> list[str]:
         """Context in this model's units, after ``<s>`` (a leading ``<s>`` is dropped: every
         context is read from the sentence start, the state the model was trained from)."""
