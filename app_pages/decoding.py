@@ -42,32 +42,35 @@ formula(r"\hat y = \arg\max_y P(y \mid x) = \arg\max_y \prod_{t=1}^{T} P(y_t \mi
          r"\qquad s(y_{\le t}) = s(y_{<t}) + \log P(y_t \mid y_{<t}, x)")
 
 
-def search(score, k: int, max_len: int, alpha: float, per_parent: int):
-    """Beam search of width ``k`` (its tree, ``per_parent`` pruned children shown a parent) and greedy search."""
-    return (beam_search(score, k, max_len, score.end_id, alpha, pruned_per_parent=per_parent),
-            greedy_decode(score, max_len, score.end_id, alpha))
+@st.cache_resource(show_spinner=False, max_entries=64)
+def search(scorer_key: tuple, k: int, max_len: int, alpha: float, per_parent: int, _score):
+    """Beam search of width ``k`` (its tree, ``per_parent`` pruned children shown a parent) and greedy search,
+    scored by ``_score``, the model ``scorer_key`` names: once per model and settings, shared and read only."""
+    return (beam_search(_score, k, max_len, _score.end_id, alpha, pruned_per_parent=per_parent),
+            greedy_decode(_score, max_len, _score.end_id, alpha))
 
 
-def tree_chart(score, k: int, max_len: int, alpha: float, per_parent: int, language: str, searched=None):
-    """The search tree's chart at beam width ``k`` and α (``searched``: that search's (tree, greedy), else searched now)."""
-    tree, greedy = searched or search(score, k, max_len, alpha, per_parent)
+def tree_chart(score, scorer_key: tuple, k: int, max_len: int, alpha: float, per_parent: int, language: str):
+    """The search tree's chart at beam width ``k`` and α."""
+    tree, greedy = search(scorer_key, k, max_len, alpha, per_parent, score)
     return chart(beam_tree_figure, tree, score.vocab, greedy.tokens, lang=language)
 
 
-def search_part(score, tree, greedy, k: int, max_len: int, alpha: float, per_parent: int) -> None:
+def search_part(score, scorer_key: tuple, k: int, max_len: int, alpha: float, per_parent: int) -> None:
     """The search tree of greedy and beam search, the n-best list and length normalisation."""
     vocab, language = score.vocab, lang()
+    tree, greedy = search(scorer_key, k, max_len, alpha, per_parent, score)
     deck.section("tree")
     st.subheader(tr("decoding.tree_header"))
     st.caption(tr("decoding.tree_caption"))
     depth = max(tree.step)
     if depth < max_len:  # every hypothesis ended before the length limit: a larger L changes nothing
         st.caption(tr("decoding.stopped_early", t=depth, L=max_len, k=k))
-    deck.chart(tree_chart(score, k, max_len, alpha, per_parent, language, (tree, greedy)), "beam-tree")
+    deck.chart(tree_chart(score, scorer_key, k, max_len, alpha, per_parent, language), "beam-tree")
     # the next move of k or α: its chart made once this run has ended
     for width, a in [(near, alpha) for near in neighbours(k, 1, MAX_K, 1)] + [(k, near) for near in neighbours(alpha, *ALPHA_RANGE)]:
-        ahead(("decoding_tree", id(score), width, max_len, a, per_parent, language),
-              partial(tree_chart, score, width, max_len, a, per_parent, language))
+        ahead(("decoding_tree", scorer_key, width, max_len, a, per_parent, language),
+              partial(tree_chart, score, scorer_key, width, max_len, a, per_parent, language))
 
     deck.section("nbest")
     st.subheader(tr("decoding.nbest_header"))
@@ -137,7 +140,7 @@ def settings_and_parts(part: str | None) -> None:
 
     if source == "textbook":
         st.info(tr("decoding.textbook_note"))
-        score, per_parent = textbook_scorer(), shown
+        score, per_parent, scorer_key = textbook_scorer(), shown, ("textbook",)
     elif source in ("ngram", "neural"):
         corpus = current_corpus()
         if source == "ngram":
@@ -150,9 +153,9 @@ def settings_and_parts(part: str | None) -> None:
         keep_settings(prompt=prompt)
         words = corpus.vocab.map(tokenize(prompt, corpus.settings.tokenizer, corpus.settings.lowercase))
         if source == "neural":
-            score = DistributionScorer(neural_lm, prompt=words)
+            score, scorer_key = DistributionScorer(neural_lm, prompt=words), ("neural", neural_lm.key(), tuple(words))
         else:
-            score = DistributionScorer(ngram_model(corpus, order), prompt=words)
+            score, scorer_key = DistributionScorer(ngram_model(corpus, order), prompt=words), ("ngram", corpus.key, order, tuple(words))
         per_parent = shown
     else:
         tasks = sorted({task for task, _ in shipped_models()})
@@ -167,16 +170,17 @@ def settings_and_parts(part: str | None) -> None:
             st.stop()
         st.caption(tr("decoding.seq2seq_note", target=" ".join(target_of(task, source_tokens))))
         score, per_parent = decoder_scorer(_seq2seq_model(task), source_tokens), shown
+        scorer_key = ("seq2seq", task, tuple(source_tokens))
     vocab, end = score.vocab, score.end_id
 
-    tree, greedy = search(score, k, max_len, alpha, per_parent)
+    tree, greedy = search(scorer_key, k, max_len, alpha, per_parent, score)
     best = tree.best
     st.markdown("- " + tr("decoding.greedy_result", text=_text(greedy.tokens, vocab), prob=math.exp(greedy.logprob),
                           lp=greedy.logprob)
                 + "\n- " + tr("decoding.beam_result", k=k, text=_text(best.tokens, vocab), prob=math.exp(best.logprob),
                                lp=best.logprob))
     deck.settings()
-    deck.parts({"search": lambda: search_part(score, tree, greedy, k, max_len, alpha, per_parent),
+    deck.parts({"search": lambda: search_part(score, scorer_key, k, max_len, alpha, per_parent),
                 "sweep": lambda: sweep_part(score, vocab, end, k, max_len, alpha)}, open_part=part)
 
 

@@ -113,21 +113,24 @@ def test_pruned_children_slider_acts_on_the_textbook_tree():
 
 def test_a_move_of_the_beam_width_or_alpha_finds_its_tree_chart_made_ahead(monkeypatch):
     """server/prefetch.py: the search part hands over the tree charts one step of k or α away; once made,
-    a move to one builds no figure, and the chart shown is the one a search at that k and α draws."""
+    a move to one (or back) searches nothing and builds no figure, and the chart shown is the one a
+    search at that k and α draws."""
+    import lmcore.decoding
     from tests.apptest_fragments import run_fragment
     from ui import charts
 
     real_json = charts.spec_json
-    at, tasks, calls = opened_with_work_made_ahead(monkeypatch, "decoding", {"k": "4", "alpha": "1.3", "L": "3"}, {})
+    at, tasks, calls = opened_with_work_made_ahead(monkeypatch, "decoding", {"k": "4", "alpha": "1.3", "L": "3"},
+                                                   {"searches": (lmcore.decoding, "beam_search")})
     assert sorted(key[2:5] for key, _ in tasks) == [(3, 3, 1.3), (4, 3, 1.2), (4, 3, 1.4), (5, 3, 1.3)]
     for key, value in (("decoding_k", 5), ("decoding_k", 4), ("decoding_alpha", 1.4)):  # from k = 4, α = 1.3
         at.slider(key=key).set_value(value)
         run_fragment(at, "decoding_settings")
-        assert not errors(at) and calls["figures"] == [], key
+        assert not errors(at) and calls == {"searches": [], "figures": []}, key
     shown = _figures(at)[0]
-    at.slider(key="decoding_k").set_value(8)  # not made ahead: built in its run
+    at.slider(key="decoding_k").set_value(8)  # not made ahead: searched and built in its run
     run_fragment(at, "decoding_settings")
-    assert not errors(at) and len(calls["figures"]) == 1
+    assert not errors(at) and len(calls["searches"]) == 1 and len(calls["figures"]) == 1
     score = textbook_scorer()  # the k = 4, α = 1.4 chart drawn from a search of its own
     tree, greedy = (beam_search(score, 4, 3, score.end_id, 1.4, pruned_per_parent=2),
                     greedy_decode(score, 3, score.end_id, 1.4))
