@@ -267,3 +267,20 @@ def test_the_cliffs_colour_bar_names_every_decade_apart(page, projector):
     ticks = boxes(page, ".colorbar text")[:-1]  # the last is the bar's title
     assert [t["text"] for t in ticks] == ["−4", "−3", "−2", "−1", "0", "1", "2"]
     assert overlapping(ticks) == []
+
+
+@pytest.mark.parametrize(("name", "make"), case_params())
+def test_on_the_projector_no_y_title_runs_into_the_figures_title(page, name, make):
+    """On the projector (lmcore/teaching/projector.py, a 1180 px slide) a y-axis title, turned or written
+    above its plot, keeps clear of the figure's title: turned, the LSTM page's long English one ran up
+    into it (the plot is shorter there, the title's letters larger)."""
+    from lmcore.figures.upright import NAME
+    from lmcore.teaching.projector import projector_figure
+    from ui import charts
+
+    sent = charts.spec(projector_figure(make()))  # as the app sends it
+    page.evaluate("""([spec, width]) => { const el = document.getElementById('plot'); Plotly.purge(el);
+        return Plotly.newPlot(el, spec.data, {...spec.layout, width}, {staticPlot: true}); }""", [sent, 1180])
+    lines = [a["text"] for a in sent["layout"].get("annotations", []) if a.get("name") == NAME]
+    y_titles = boxes(page, ".ytitle") + [b for b in boxes(page, ".annotation-text") if b["text"] in lines]
+    assert overlapping(boxes(page, ".gtitle"), y_titles) == []

@@ -24,7 +24,7 @@ MAX_COLUMN = 2.5
 take the plot's width on a phone, so such a title goes above the plot."""
 LINE_ROOM = 24
 """Height (px) added to the top margin for a title written above the plotting area."""
-_AXIS = re.compile(r"yaxis(\d*)$")
+Y_AXIS = re.compile(r"yaxis(\d*)$")
 _UNIT = re.compile(r"\s*([^\sA-Za-z0-9_()|•.,'′^<>/=+\-−‖∂]|[A-Za-z0-9_()|•.,'′^<>/=+\-−‖∂]+)")
 
 
@@ -50,7 +50,7 @@ def upright_y_titles(fig: go.Figure) -> go.Figure:
     line above the plot); margins made room for. Changes ``fig`` in place and returns it."""
     layout, data = fig._layout, fig._data  # read only
     for key, axis in list(layout.items()):
-        match = _AXIS.match(key)
+        match = Y_AXIS.match(key)
         if not match or not isinstance(axis, dict):
             continue
         title = axis.get("title") or {}
@@ -71,15 +71,23 @@ def upright_y_titles(fig: go.Figure) -> go.Figure:
                                xanchor="left" if right else "right", yanchor="middle",
                                xshift=(1 if right else -1) * (ticks + 2 * PAD), font=TITLE_FONT, align="center")
             margin[side] = max(margin.get(side) or 0, round(ticks + 3 * PAD + max(widest, WIDE * TITLE_SIZE)))
+            fig.layout[key].title.text = None
+            fig.layout.margin = margin
         else:
-            fig.add_annotation(text=str(text), name=NAME, showarrow=False, textangle=0,
-                               xref=f"{anchor} domain", yref=f"{ref} domain", x=1 if right else 0, y=1,
-                               xanchor="right" if right else "left", yanchor="bottom", yshift=4,
-                               font=TITLE_FONT, align="left")
-            margin["t"] = (margin.get("t") or 0) + LINE_ROOM
-        fig.layout[key].title.text = None
-        fig.layout.margin = margin
+            title_above(fig, key)
     return fig
+
+
+def title_above(fig: go.Figure, key: str, font: dict = TITLE_FONT, room: int = LINE_ROOM) -> None:
+    """The title of y axis ``key`` (``"yaxis"``, ``"yaxis2"``, …) written as a line above its plotting
+    area, starting at the axis, in ``font``; ``room`` px added to the top margin. In place."""
+    axis = fig.layout[key]
+    right, ref = axis.side == "right", "y" + Y_AXIS.match(key)[1]
+    fig.add_annotation(text=str(axis.title.text), name=NAME, showarrow=False, textangle=0,
+                       xref=f"{axis.anchor or 'x'} domain", yref=f"{ref} domain", x=1 if right else 0, y=1,
+                       xanchor="right" if right else "left", yanchor="bottom", yshift=4, font=font, align="left")
+    fig.layout.margin.t = (fig.layout.margin.t or 0) + room
+    axis.title.text = None
 
 
 def tick_room_scale(size: float) -> float:

@@ -10,11 +10,13 @@ import threading
 
 import plotly.graph_objects as go
 
+from lmcore.figures.margins import TITLE_SIZE, text_width
+from lmcore.figures.upright import LINE_ROOM, Y_AXIS, title_above, tick_room_scale
 from lmcore.figures.upright import NAME as UPRIGHT
-from lmcore.figures.upright import tick_room_scale
 
 TICK, AXIS_TITLE, TITLE, LEGEND, HOVER, TEXT = 18, 20, 24, 18, 18, 18
 MIN_HEIGHT = 460
+TITLE_LINES = 2.2  # the figure's title takes this many of its font sizes from the top (measured: 53 px at 24 px)
 # Plotly's Figure(fig) takes each trace's "type" out of ``fig`` for a moment and puts it back: a figure
 # shared by sessions (ui/charts.py caches them) copied by two threads at once made one of them build a
 # scatter of a bar's properties (ValueError: textposition 'outside', seen under a live class of 60).
@@ -47,6 +49,17 @@ def projector_figure(fig: go.Figure, scale: float = 1.0, height: int | None = No
 
     out.for_each_xaxis(axis)
     out.for_each_yaxis(axis)
+    plot_height = out.layout.height - out.layout.margin.t - out.layout.margin.b
+    title_bottom = TITLE_LINES * out.layout.title.font.size if out.layout.title.text else 0
+    for key in [key for key in out.layout.to_plotly_json() if Y_AXIS.match(key)]:
+        ax = out.layout[key]
+        low, high = ax.domain or (0, 1)
+        middle = out.layout.margin.t + plot_height * (1 - (low + high) / 2)  # px from the top
+        if ax.title.text and middle - text_width(ax.title.text, ax.title.font.size) / 2 < title_bottom:
+            # turned, it would run up into the figure's title: a line above its plot, as a long Chinese one
+            title_above(out, key, room=0)  # its line's room: above the figure's own top margin, as upright.py's
+            out.layout.margin.t = max(out.layout.margin.t, (fig.layout.margin.t or 0) + round(
+                LINE_ROOM * ax.title.font.size / TITLE_SIZE))
     for ann in out.layout.annotations:
         if ann.name == UPRIGHT:  # a Chinese y-axis title (lmcore/figures/upright.py): beside larger ticks
             ann.font.size = _at_least(ann.font.size, s(AXIS_TITLE))
